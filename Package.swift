@@ -1,0 +1,79 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+/// The vendor adapters: module name and folder under `adapters/`. Each folder holds
+/// `Sources/` (the module), `Vectors/` (conformance vectors) and `README.md`.
+let vendorAdapters: [(module: String, folder: String)] = [
+]
+
+let package = Package(
+    name: "TapRoute",
+    products: [
+        .library(name: "TapRoute", targets: ["TapRoute"]),
+        .library(name: "TapRouteYAML", targets: ["TapRouteYAML"]),
+        .library(name: "TapRouteAdapters", targets: ["TapRouteAdapters"]),
+        .library(name: "TapRouteConformance", targets: ["TapRouteConformance"]),
+        .executable(name: "normalize", targets: ["normalize"]),
+    ] + vendorAdapters.map { .library(name: $0.module, targets: [$0.module]) },
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+    ],
+    targets: [
+        // Core
+        .target(name: "TapRoute"),
+        .target(name: "TapRouteYAML", dependencies: ["TapRoute", .product(name: "Yams", package: "Yams")]),
+
+        // Adapters
+        .target(
+            name: "TapRouteAdapters",
+            dependencies: ["TapRoute", "TapRouteYAML"] + vendorAdapters.map { .target(name: $0.module) }
+        ),
+
+        // Testing
+        .target(
+            name: "TapRouteConformance",
+            dependencies: [
+                "TapRoute", "TapRouteYAML",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+
+        // CLI
+        .executableTarget(
+            name: "normalize",
+            dependencies: [
+                "TapRoute", "TapRouteYAML", "TapRouteAdapters",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // Tests
+        .target(name: "TapRouteTestSupport", dependencies: ["TapRoute"], path: "Tests/TapRouteTestSupport"),
+        .testTarget(name: "TapRouteTests", dependencies: ["TapRoute", "TapRouteTestSupport"]),
+        .testTarget(name: "TapRouteYAMLTests", dependencies: ["TapRouteYAML", "TapRouteAdapters", "TapRouteTestSupport"]),
+        .testTarget(
+            name: "ConformanceTests",
+            dependencies: ["TapRouteConformance", "TapRouteAdapters", "TapRouteTestSupport"]
+        ),
+        .testTarget(
+            name: "NormalizeTests",
+            dependencies: [
+                "normalize", "TapRouteTestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+    ] + vendorAdapters.map {
+        .target(name: $0.module, dependencies: ["TapRoute"], path: "adapters/\($0.folder)/Sources")
+    }
+)
+
+for target in package.targets where [.regular, .executable, .test].contains(target.type) {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    settings.append(.enableUpcomingFeature("NonisolatedNonsendingByDefault"))
+    target.swiftSettings = settings
+}

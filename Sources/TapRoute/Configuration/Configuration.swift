@@ -1,0 +1,153 @@
+/// The registry's configuration: which adapters are on and in what order, the app's own
+/// schemes and domains, the automatic-open policy, routes, URL safety rules and input limits.
+///
+/// It is a plain value. `TapRouteYAML` reads it from `config.yaml`; ``init(json:source:)``
+/// reads the same document as JSON. Every key is documented in `docs/configuration.md`.
+public struct Configuration: Sendable, Equatable {
+    /// The format version; only `1` exists.
+    public var version: Int
+    /// The app's own URL schemes and domains.
+    public var app: AppSettings
+    /// Policy that applies to every adapter unless the adapter says otherwise.
+    public var defaults: PolicySettings
+    /// The enabled adapters, in detection order.
+    public var adapters: [AdapterSettings]
+    /// Routes from URLs to screens; the first match wins.
+    public var routes: [Route]
+    /// URL safety rules.
+    public var security: SecuritySettings
+    /// Input limits.
+    public var limits: Limits
+    /// Where the configuration was read from, for locating errors found later.
+    public var source: ConfigurationSource?
+
+    /// Creates a configuration.
+    public init(
+        version: Int = 1,
+        app: AppSettings = AppSettings(),
+        defaults: PolicySettings = PolicySettings(),
+        adapters: [AdapterSettings] = [],
+        routes: [Route] = [],
+        security: SecuritySettings = SecuritySettings(),
+        limits: Limits = Limits(),
+        source: ConfigurationSource? = nil
+    ) {
+        self.version = version
+        self.app = app
+        self.defaults = defaults
+        self.adapters = adapters
+        self.routes = routes
+        self.security = security
+        self.limits = limits
+        self.source = source
+    }
+
+    /// Configurations are equal when their settings are; where they were read from does
+    /// not matter.
+    public static func == (lhs: Configuration, rhs: Configuration) -> Bool {
+        lhs.version == rhs.version && lhs.app == rhs.app && lhs.defaults == rhs.defaults
+            && lhs.adapters == rhs.adapters && lhs.routes == rhs.routes && lhs.security == rhs.security
+            && lhs.limits == rhs.limits
+    }
+
+    /// The settings of the adapter `id`, when it is enabled.
+    public func adapter(_ id: String) -> AdapterSettings? {
+        adapters.first { $0.id == id }
+    }
+}
+
+/// The app's own URL schemes and universal-link domains (`app` in `config.yaml`).
+public struct AppSettings: Sendable, Hashable {
+    /// Custom URL schemes the app registers (`CFBundleURLSchemes`), lower-cased.
+    public var schemes: [String]
+    /// Domains the app has associated (`applinks:`), lower-cased.
+    public var domains: [String]
+    /// The app's identifier, `TEAMID.bundle.id`, used to read AASA files.
+    public var appID: String?
+    /// AASA file paths by domain, as written in the configuration.
+    public var aasa: [String: String]
+
+    /// Creates app settings.
+    public init(schemes: [String] = [], domains: [String] = [], appID: String? = nil, aasa: [String: String] = [:]) {
+        self.schemes = schemes.map { $0.lowercased() }
+        self.domains = domains.map { $0.lowercased() }
+        self.appID = appID
+        self.aasa = aasa
+    }
+}
+
+/// Automatic-open policy at one level (`defaults`, an adapter, or one of its channels).
+public struct PolicySettings: Sendable, Hashable {
+    /// Whether TapRoute opens URL destinations itself unless the app's handler claims them;
+    /// `nil` defers to the next level.
+    public var automaticallyOpenDeeplinks: Bool?
+
+    /// Creates policy settings.
+    public init(automaticallyOpenDeeplinks: Bool? = nil) {
+        self.automaticallyOpenDeeplinks = automaticallyOpenDeeplinks
+    }
+}
+
+/// One enabled adapter (an entry of `adapters` in `config.yaml`).
+public struct AdapterSettings: Sendable, Hashable {
+    /// The adapter id.
+    public var id: String
+    /// The adapter-wide automatic-open setting.
+    public var policy: PolicySettings
+    /// Per-channel automatic-open settings.
+    public var channels: [Channel: PolicySettings]
+    /// The adapter's own keys (everything but `id`, `automaticallyOpenDeeplinks` and
+    /// `channels`), checked by the adapter.
+    public var options: JSONObject
+
+    /// Creates adapter settings.
+    public init(
+        id: String,
+        policy: PolicySettings = PolicySettings(),
+        channels: [Channel: PolicySettings] = [:],
+        options: JSONObject = [:]
+    ) {
+        self.id = id
+        self.policy = policy
+        self.channels = channels
+        self.options = options
+    }
+}
+
+/// URL safety rules (`security` in `config.yaml`).
+public struct SecuritySettings: Sendable, Hashable {
+    /// Schemes a destination URL may have, lower-cased. `javascript`, `data`, `file`,
+    /// `vbscript`, `blob` and `filesystem` are never allowed, whatever this says.
+    public var allowedSchemes: [String]
+    /// Hosts a destination URL may have; empty means any host. An entry `*.example.com`
+    /// allows every subdomain of `example.com`.
+    public var allowedHosts: [String]
+    /// The longest URL accepted, in bytes of UTF-8.
+    public var maxURLLength: Int
+
+    /// The schemes that are never allowed.
+    public static let forbiddenSchemes: Set<String> = ["javascript", "data", "file", "vbscript", "blob", "filesystem"]
+
+    /// Creates security settings. The defaults allow http, https, tel and mailto, any host,
+    /// and URLs up to 4096 bytes.
+    public init(allowedSchemes: [String] = ["https", "http", "tel", "mailto"], allowedHosts: [String] = [], maxURLLength: Int = 4096) {
+        self.allowedSchemes = allowedSchemes.map { $0.lowercased() }
+        self.allowedHosts = allowedHosts.map { $0.lowercased() }
+        self.maxURLLength = maxURLLength
+    }
+}
+
+/// Limits on input records (`limits` in `config.yaml`); exceeding one is a
+/// `limitExceeded` error record, never a crash or a silent truncation.
+public struct Limits: Sendable, Hashable {
+    /// The largest input record, in bytes. Default 1 MiB.
+    public var maxRecordBytes: Int
+    /// The deepest nesting of arrays and objects in a record. Default 128.
+    public var maxDepth: Int
+
+    /// Creates limits.
+    public init(maxRecordBytes: Int = 1 << 20, maxDepth: Int = 128) {
+        self.maxRecordBytes = maxRecordBytes
+        self.maxDepth = maxDepth
+    }
+}

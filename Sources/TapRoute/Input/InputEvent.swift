@@ -1,0 +1,229 @@
+/// What the platform handed the app: a notification response, a URL, a user activity, an
+/// in-app message action, or a vendor SDK's interaction object.
+///
+/// The same events feed the CLI, the registry and the dispatcher. Their JSON form (the
+/// "envelope", `docs/model.md`) is read by ``init(json:)``:
+///
+/// | envelope | platform origin |
+/// | --- | --- |
+/// | `{"kind":"notification","userInfo":{…},"action":…?,"origin":"remote"\|"local"?}` | `UNNotificationResponse`, `launchOptions[.remoteNotification]` |
+/// | `{"kind":"url","url":…,"messageId":…?}` | `scene(_:openURLContexts:)`, in-app message click URLs |
+/// | `{"kind":"userActivity","activityType":…,"webpageURL":…}` | `scene(_:continue:)` |
+/// | `{"kind":"inAppMessage","message":{…},"action":…?}` | a vendor in-app message and the button pressed |
+/// | `{"kind":"vendorEvent","event":{…}}` | an interaction object a vendor SDK hands over |
+///
+/// A JSON object without `kind` is a remote notification's `userInfo`, tapped with the
+/// default action.
+public struct InputEvent: Sendable, Hashable {
+    /// What arrived.
+    public var kind: Kind
+    /// The adapter to use, skipping detection.
+    public var vendor: String?
+    /// Cold launch or warm continue, when the caller knows.
+    public var phase: Phase?
+    /// A per-event override of the automatic-open policy (what the app passed for this one
+    /// event).
+    public var automaticallyOpenDeeplinks: Bool?
+
+    /// Creates an event.
+    public init(_ kind: Kind, vendor: String? = nil, phase: Phase? = nil, automaticallyOpenDeeplinks: Bool? = nil) {
+        self.kind = kind
+        self.vendor = vendor
+        self.phase = phase
+        self.automaticallyOpenDeeplinks = automaticallyOpenDeeplinks
+    }
+
+    /// The kinds of input.
+    public enum Kind: Sendable, Hashable {
+        /// A notification response: its `userInfo`, the action identifier (`nil` for the
+        /// default action) and whether it was remote or local.
+        case notification(userInfo: JSONObject, action: String?, origin: NotificationOrigin)
+        /// A URL opened in the app, with the in-app message that showed it when known.
+        case url(String, messageId: String?)
+        /// A user activity, typically `NSUserActivityTypeBrowsingWeb` with its `webpageURL`.
+        case userActivity(activityType: String, webpageURL: String)
+        /// A vendor in-app message and the button pressed (`nil`: the message itself).
+        case inAppMessage(message: JSONObject, action: String?)
+        /// An interaction object a vendor SDK hands over.
+        case vendorEvent(JSONObject)
+
+        /// The envelope's `kind` string.
+        public var name: String {
+            switch self {
+            case .notification: "notification"
+            case .url: "url"
+            case .userActivity: "userActivity"
+            case .inAppMessage: "inAppMessage"
+            case .vendorEvent: "vendorEvent"
+            }
+        }
+    }
+
+    /// Where a notification came from.
+    public enum NotificationOrigin: String, Sendable, Hashable, CaseIterable {
+        /// A push notification.
+        case remote
+        /// A local notification.
+        case local
+    }
+
+    /// The activity type of a universal link.
+    public static let browsingWebActivityType = "NSUserActivityTypeBrowsingWeb"
+
+    /// A notification response.
+    public static func notification(
+        userInfo: JSONObject,
+        action: String? = nil,
+        origin: NotificationOrigin = .remote,
+        phase: Phase? = nil
+    ) -> InputEvent {
+        InputEvent(.notification(userInfo: userInfo, action: action, origin: origin), phase: phase)
+    }
+
+    /// A URL opened in the app.
+    public static func url(_ url: String, messageId: String? = nil, phase: Phase? = nil) -> InputEvent {
+        InputEvent(.url(url, messageId: messageId), phase: phase)
+    }
+
+    /// A universal link delivered as a browsing-web user activity.
+    public static func userActivity(webpageURL: String, phase: Phase? = nil) -> InputEvent {
+        InputEvent(.userActivity(activityType: browsingWebActivityType, webpageURL: webpageURL), phase: phase)
+    }
+
+    /// The link this event carries, when it is a `url` or a browsing-web `userActivity`.
+    public var link: String? {
+        switch kind {
+        case .url(let url, _): url
+        case .userActivity(_, let url): url
+        default: nil
+        }
+    }
+
+    /// The notification action identifier, for notifications and in-app messages.
+    public var action: String? {
+        switch kind {
+        case .notification(_, let action, _), .inAppMessage(_, let action): action
+        default: nil
+        }
+    }
+}
+
+extension InputEvent {
+    /// Reads an envelope (DESIGN.md "Input").
+    ///
+    /// - Throws: ``NormalizationError`` with code `notAnObject` when `json` is not an object,
+    ///   or `invalidEnvelope` naming the key at fault.
+    public init(json: JSONValue) throws(NormalizationError) {
+        guard case .object(let o) = json else {
+            throw NormalizationError(.notAnObject, "expected a JSON object, got \(json.typeDescription)")
+        }
+        try self.init(envelope: o)
+    }
+
+    /// Reads an envelope object.
+    /// - Throws: ``NormalizationError`` (`invalidEnvelope`) naming the key at fault.
+    public init(envelope o: JSONObject) throws(NormalizationError) {
+        guard let kindValue = o["kind"] else {
+            self.init(.notification(userInfo: o, action: nil, origin: .remote))
+            return
+        }
+        guard case .string(let kindName) = kindValue else {
+            throw .invalidEnvelope("kind must be a string, got \(kindValue.typeDescription)", path: "$.kind")
+        }
+        func string(_ key: String) throws(NormalizationError) -> String {
+            guard let value = o[key] else { throw .invalidEnvelope("\(key) is required for kind '\(kindName)'", path: "$." + key) }
+            guard case .string(let s) = value else {
+                throw .invalidEnvelope("\(key) must be a string, got \(value.typeDescription)", path: "$." + key)
+            }
+            return s
+        }
+        func optionalString(_ key: String) throws(NormalizationError) -> String? {
+            guard let value = o[key], !value.isNull else { return nil }
+            guard case .string(let s) = value else {
+                throw .invalidEnvelope("\(key) must be a string, got \(value.typeDescription)", path: "$." + key)
+            }
+            return s
+        }
+        func object(_ key: String) throws(NormalizationError) -> JSONObject {
+            guard let value = o[key] else { throw .invalidEnvelope("\(key) is required for kind '\(kindName)'", path: "$." + key) }
+            guard case .object(let object) = value else {
+                throw .invalidEnvelope("\(key) must be an object, got \(value.typeDescription)", path: "$." + key)
+            }
+            return object
+        }
+        let kind: Kind
+        switch kindName {
+        case "notification":
+            let originName = try optionalString("origin") ?? "remote"
+            guard let origin = NotificationOrigin(rawValue: originName) else {
+                throw .invalidEnvelope("origin must be 'remote' or 'local', got '\(originName)'", path: "$.origin")
+            }
+            kind = .notification(userInfo: try object("userInfo"), action: try optionalString("action"), origin: origin)
+        case "url":
+            kind = .url(try string("url"), messageId: try optionalString("messageId"))
+        case "userActivity":
+            kind = .userActivity(
+                activityType: try optionalString("activityType") ?? InputEvent.browsingWebActivityType,
+                webpageURL: try string("webpageURL")
+            )
+        case "inAppMessage":
+            kind = .inAppMessage(message: try object("message"), action: try optionalString("action"))
+        case "vendorEvent":
+            kind = .vendorEvent(try object("event"))
+        default:
+            throw .invalidEnvelope(
+                "unknown kind '\(kindName)'; expected notification, url, userActivity, inAppMessage or vendorEvent",
+                path: "$.kind"
+            )
+        }
+        var phase: Phase?
+        if let name = try optionalString("phase") {
+            guard let p = Phase(rawValue: name) else {
+                throw .invalidEnvelope("phase must be 'cold' or 'warm', got '\(name)'", path: "$.phase")
+            }
+            phase = p
+        }
+        var automatic: Bool?
+        if let value = o["automaticallyOpenDeeplinks"], !value.isNull {
+            guard case .bool(let b) = value else {
+                throw .invalidEnvelope(
+                    "automaticallyOpenDeeplinks must be a boolean, got \(value.typeDescription)",
+                    path: "$.automaticallyOpenDeeplinks"
+                )
+            }
+            automatic = b
+        }
+        self.init(kind, vendor: try optionalString("vendor"), phase: phase, automaticallyOpenDeeplinks: automatic)
+    }
+
+    /// The envelope JSON form of this event.
+    public var jsonValue: JSONValue {
+        var o = JSONObject()
+        switch kind {
+        case .notification(let userInfo, let action, let origin):
+            o["kind"] = "notification"
+            o["userInfo"] = .object(userInfo)
+            if let action { o["action"] = .string(action) }
+            o["origin"] = .string(origin.rawValue)
+        case .url(let url, let messageId):
+            o["kind"] = "url"
+            o["url"] = .string(url)
+            if let messageId { o["messageId"] = .string(messageId) }
+        case .userActivity(let activityType, let webpageURL):
+            o["kind"] = "userActivity"
+            o["activityType"] = .string(activityType)
+            o["webpageURL"] = .string(webpageURL)
+        case .inAppMessage(let message, let action):
+            o["kind"] = "inAppMessage"
+            o["message"] = .object(message)
+            if let action { o["action"] = .string(action) }
+        case .vendorEvent(let event):
+            o["kind"] = "vendorEvent"
+            o["event"] = .object(event)
+        }
+        if let vendor { o["vendor"] = .string(vendor) }
+        if let phase { o["phase"] = .string(phase.rawValue) }
+        if let automaticallyOpenDeeplinks { o["automaticallyOpenDeeplinks"] = .bool(automaticallyOpenDeeplinks) }
+        return .object(o)
+    }
+}

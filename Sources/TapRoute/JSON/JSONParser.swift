@@ -1,0 +1,394 @@
+/// An error found while reading JSON text: what is wrong and where.
+public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong, as a sentence fragment ("unterminated string").
+    public let reason: String
+    /// The 1-based line of the offending byte within the parsed text.
+    public let line: Int
+    /// The 1-based column (in bytes) of the offending byte within its line.
+    public let column: Int
+    /// The 0-based byte offset of the offending byte.
+    public let offset: Int
+
+    /// Creates an error.
+    public init(reason: String, line: Int, column: Int, offset: Int) {
+        self.reason = reason
+        self.line = line
+        self.column = column
+        self.offset = offset
+    }
+
+    /// `reason at line L column C`.
+    public var description: String { "\(reason) at line \(line) column \(column)" }
+}
+
+/// A strict, allocation-light JSON reader (RFC 8259) that builds ``JSONValue``s.
+///
+/// It reads UTF-8 bytes directly, keeps object key order, rejects invalid UTF-8, lone
+/// surrogate escapes, control characters in strings, trailing garbage and nesting deeper than
+/// ``maximumDepth``, and reports each problem with its line and column. A repeated key keeps its
+/// last value.
+public struct JSONParser: Sendable {
+    /// The deepest nesting of arrays and objects accepted; deeper input is an error, not a
+    /// stack overflow. Default 512.
+    public var maximumDepth: Int
+
+    /// Creates a parser.
+    public init(maximumDepth: Int = 512) {
+        self.maximumDepth = maximumDepth
+    }
+
+    /// Parses one JSON document from `text`.
+    /// - Throws: ``JSONParseError`` naming the first problem and where it is.
+    public func parse(_ text: String) throws(JSONParseError) -> JSONValue {
+        var copy = text
+        let result = copy.withUTF8 { buffer in
+            Result { () throws(JSONParseError) -> JSONValue in try parse(buffer) }
+        }
+        return try result.get()
+    }
+
+    /// Parses one JSON document from UTF-8 bytes.
+    /// - Throws: ``JSONParseError`` naming the first problem and where it is.
+    public func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
+        let result = bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(JSONParseError) -> JSONValue in try parse(buffer) }
+        }
+        return try result.get()
+    }
+
+    /// Parses one JSON document from a buffer of UTF-8 bytes.
+    /// - Throws: ``JSONParseError`` naming the first problem and where it is.
+    public func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSONValue {
+        var reader = Reader(bytes: buffer, maximumDepth: maximumDepth)
+        reader.skipWhitespace()
+        let value = try reader.readValue(depth: 0)
+        reader.skipWhitespace()
+        if reader.position < buffer.count {
+            throw reader.error("unexpected data after the JSON value")
+        }
+        return value
+    }
+}
+
+private struct Reader {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let maximumDepth: Int
+    var position = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+        self.bytes = bytes
+        self.maximumDepth = maximumDepth
+    }
+
+    func error(_ reason: String, at offset: Int? = nil) -> JSONParseError {
+        let offset = min(offset ?? position, bytes.count)
+        var line = 1
+        var lineStart = 0
+        var i = 0
+        while i < offset {
+            if bytes[i] == 0x0A {
+                line += 1
+                lineStart = i + 1
+            }
+            i += 1
+        }
+        return JSONParseError(reason: reason, line: line, column: offset - lineStart + 1, offset: offset)
+    }
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x0A, 0x0D, 0x09: position += 1
+            default: return
+            }
+        }
+    }
+
+    mutating func readValue(depth: Int) throws(JSONParseError) -> JSONValue {
+        guard position < bytes.count else { throw error("unexpected end of input, expected a value") }
+        switch bytes[position] {
+        case UInt8(ascii: "{"):
+            return .object(try readObject(depth: depth + 1))
+        case UInt8(ascii: "["):
+            return .array(try readArray(depth: depth + 1))
+        case UInt8(ascii: "\""):
+            return .string(try readString())
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return .number(try readNumber())
+        default:
+            throw error("unexpected character '\(Self.show(bytes[position]))', expected a value")
+        }
+    }
+
+    static func show(_ byte: UInt8) -> String {
+        if byte >= 0x20 && byte < 0x7F { return String(UnicodeScalar(byte)) }
+        return "\\u{" + String(byte, radix: 16) + "}"
+    }
+
+    mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
+        let start = position
+        let count = literal.utf8CodeUnitCount
+        let pointer = literal.utf8Start
+        for i in 0..<count {
+            guard position < bytes.count, bytes[position] == pointer[i] else {
+                throw error("invalid literal, expected '\(literal)'", at: start)
+            }
+            position += 1
+        }
+    }
+
+    mutating func readNumber() throws(JSONParseError) -> JSONNumber {
+        let start = position
+        @inline(__always) func isDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
+        if bytes[position] == UInt8(ascii: "-") { position += 1 }
+        guard position < bytes.count else { throw error("unexpected end of input in a number") }
+        if bytes[position] == UInt8(ascii: "0") {
+            position += 1
+        } else if isDigit(bytes[position]) {
+            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+        } else {
+            throw error("invalid number")
+        }
+        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+            position += 1
+            guard position < bytes.count, isDigit(bytes[position]) else {
+                throw error("invalid number: expected a digit after '.'")
+            }
+            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+        }
+        if position < bytes.count, bytes[position] | 0x20 == UInt8(ascii: "e") {
+            position += 1
+            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+                position += 1
+            }
+            guard position < bytes.count, isDigit(bytes[position]) else {
+                throw error("invalid number: expected a digit in the exponent")
+            }
+            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+        return JSONNumber(validatedText: text)
+    }
+
+    mutating func readArray(depth: Int) throws(JSONParseError) -> [JSONValue] {
+        if depth > maximumDepth { throw error("nesting deeper than \(maximumDepth) levels") }
+        position += 1  // [
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+            position += 1
+            return elements
+        }
+        while true {
+            skipWhitespace()
+            elements.append(try readValue(depth: depth))
+            skipWhitespace()
+            guard position < bytes.count else { throw error("unexpected end of input in an array") }
+            switch bytes[position] {
+            case UInt8(ascii: ","): position += 1
+            case UInt8(ascii: "]"):
+                position += 1
+                return elements
+            default: throw error("expected ',' or ']' in an array")
+            }
+        }
+    }
+
+    mutating func readObject(depth: Int) throws(JSONParseError) -> JSONObject {
+        if depth > maximumDepth { throw error("nesting deeper than \(maximumDepth) levels") }
+        position += 1  // {
+        var members: [JSONObject.Element] = []
+        var hasDuplicates = false
+        skipWhitespace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+            position += 1
+            return JSONObject()
+        }
+        while true {
+            skipWhitespace()
+            guard position < bytes.count else { throw error("unexpected end of input in an object") }
+            guard bytes[position] == UInt8(ascii: "\"") else { throw error("expected a string key in an object") }
+            let key = try readString()
+            skipWhitespace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
+                throw error("expected ':' after an object key")
+            }
+            position += 1
+            skipWhitespace()
+            let value = try readValue(depth: depth)
+            if !hasDuplicates, members.count < 32 {
+                hasDuplicates = members.contains { $0.key == key }
+            } else if members.count >= 32 {
+                hasDuplicates = true  // fall back to the checked initializer for large objects
+            }
+            members.append((key, value))
+            skipWhitespace()
+            guard position < bytes.count else { throw error("unexpected end of input in an object") }
+            switch bytes[position] {
+            case UInt8(ascii: ","): position += 1
+            case UInt8(ascii: "}"):
+                position += 1
+                if hasDuplicates {
+                    return JSONObject(members.lazy.map { ($0.key, $0.value) })
+                }
+                return JSONObject(uniqueMembers: members)
+            default: throw error("expected ',' or '}' in an object")
+            }
+        }
+    }
+
+    mutating func readString() throws(JSONParseError) -> String {
+        let start = position
+        position += 1  // opening quote
+        let contentStart = position
+        // Fast path: ASCII without escapes.
+        while position < bytes.count {
+            let b = bytes[position]
+            if b == UInt8(ascii: "\"") {
+                let s = String(
+                    decoding: UnsafeBufferPointer(rebasing: bytes[contentStart..<position]),
+                    as: UTF8.self
+                )
+                position += 1
+                return s
+            }
+            if b == UInt8(ascii: "\\") || b >= 0x80 || b < 0x20 { break }
+            position += 1
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(position - contentStart + 16)
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[contentStart..<position]))
+        while true {
+            guard position < bytes.count else { throw error("unterminated string", at: start) }
+            let b = bytes[position]
+            if b == UInt8(ascii: "\"") {
+                position += 1
+                return String(decoding: out, as: UTF8.self)
+            } else if b == UInt8(ascii: "\\") {
+                position += 1
+                guard position < bytes.count else { throw error("unterminated string", at: start) }
+                let e = bytes[position]
+                position += 1
+                switch e {
+                case UInt8(ascii: "\""): out.append(0x22)
+                case UInt8(ascii: "\\"): out.append(0x5C)
+                case UInt8(ascii: "/"): out.append(0x2F)
+                case UInt8(ascii: "b"): out.append(0x08)
+                case UInt8(ascii: "f"): out.append(0x0C)
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "r"): out.append(0x0D)
+                case UInt8(ascii: "t"): out.append(0x09)
+                case UInt8(ascii: "u"):
+                    let escapeStart = position - 2
+                    var scalar = try readHex4()
+                    if scalar >= 0xD800 && scalar < 0xDC00 {
+                        guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
+                            bytes[position + 1] == UInt8(ascii: "u")
+                        else { throw error("lone high surrogate in a \\u escape", at: escapeStart) }
+                        position += 2
+                        let low = try readHex4()
+                        guard low >= 0xDC00 && low < 0xE000 else {
+                            throw error("high surrogate not followed by a low surrogate", at: escapeStart)
+                        }
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    } else if scalar >= 0xDC00 && scalar < 0xE000 {
+                        throw error("lone low surrogate in a \\u escape", at: escapeStart)
+                    }
+                    Self.appendUTF8(scalar, to: &out)
+                default:
+                    throw error("invalid escape '\\\(Self.show(e))' in a string", at: position - 2)
+                }
+            } else if b < 0x20 {
+                throw error("unescaped control character in a string")
+            } else if b < 0x80 {
+                out.append(b)
+                position += 1
+            } else {
+                let length = try validateUTF8Sequence()
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[position..<(position + length)]))
+                position += length
+            }
+        }
+    }
+
+    mutating func readHex4() throws(JSONParseError) -> UInt32 {
+        guard position + 4 <= bytes.count else { throw error("incomplete \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let c = bytes[position]
+            let digit: UInt32
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(c - 0x30)
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(c - 0x61 + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(c - 0x41 + 10)
+            default: throw error("invalid hexadecimal digit in a \\u escape")
+            }
+            value = value << 4 | digit
+            position += 1
+        }
+        return value
+    }
+
+    /// Validates one multi-byte UTF-8 sequence at `position` and returns its length.
+    func validateUTF8Sequence() throws(JSONParseError) -> Int {
+        let b0 = bytes[position]
+        let length: Int
+        let minimum: UInt32
+        var scalar: UInt32
+        switch b0 {
+        case 0xC2...0xDF:
+            length = 2
+            minimum = 0x80
+            scalar = UInt32(b0 & 0x1F)
+        case 0xE0...0xEF:
+            length = 3
+            minimum = 0x800
+            scalar = UInt32(b0 & 0x0F)
+        case 0xF0...0xF4:
+            length = 4
+            minimum = 0x10000
+            scalar = UInt32(b0 & 0x07)
+        default:
+            throw error("invalid UTF-8 byte 0x\(String(b0, radix: 16))")
+        }
+        guard position + length <= bytes.count else { throw error("truncated UTF-8 sequence") }
+        for i in 1..<length {
+            let b = bytes[position + i]
+            guard b & 0xC0 == 0x80 else { throw error("invalid UTF-8 continuation byte") }
+            scalar = scalar << 6 | UInt32(b & 0x3F)
+        }
+        if scalar < minimum || scalar > 0x10FFFF || (scalar >= 0xD800 && scalar < 0xE000) {
+            throw error("invalid UTF-8 sequence")
+        }
+        return length
+    }
+
+    static func appendUTF8(_ scalar: UInt32, to out: inout [UInt8]) {
+        switch scalar {
+        case 0..<0x80:
+            out.append(UInt8(scalar))
+        case 0x80..<0x800:
+            out.append(UInt8(0xC0 | (scalar >> 6)))
+            out.append(UInt8(0x80 | (scalar & 0x3F)))
+        case 0x800..<0x10000:
+            out.append(UInt8(0xE0 | (scalar >> 12)))
+            out.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
+            out.append(UInt8(0x80 | (scalar & 0x3F)))
+        default:
+            out.append(UInt8(0xF0 | (scalar >> 18)))
+            out.append(UInt8(0x80 | ((scalar >> 12) & 0x3F)))
+            out.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
+            out.append(UInt8(0x80 | (scalar & 0x3F)))
+        }
+    }
+}

@@ -1,0 +1,276 @@
+/// A JSON value whose objects keep the order of their keys.
+///
+/// `JSONValue` is the currency of TapRoute: input envelopes, vendor payloads, the `payload`
+/// and `tracking` fields of an ``Interaction`` and the conformance vectors are all
+/// `JSONValue`s. Objects are ``JSONObject``s, which remember insertion order (so output is
+/// stable) but compare as JSON does, without regard to order.
+///
+/// ```swift
+/// let value: JSONValue = ["campaign": "spring", "count": 3]
+/// print(value.jsonString())   // {"campaign":"spring","count":3}
+/// ```
+public enum JSONValue: Sendable, Hashable {
+    /// `null`.
+    case null
+    /// `true` or `false`.
+    case bool(Bool)
+    /// A number, kept as its JSON text so that no precision is lost.
+    case number(JSONNumber)
+    /// A string.
+    case string(String)
+    /// An array.
+    case array([JSONValue])
+    /// An object, in key order.
+    case object(JSONObject)
+
+    /// The string, when this value is a string.
+    public var stringValue: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+
+    /// The object, when this value is an object.
+    public var objectValue: JSONObject? {
+        if case .object(let o) = self { return o }
+        return nil
+    }
+
+    /// The array, when this value is an array.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let a) = self { return a }
+        return nil
+    }
+
+    /// The Boolean, when this value is `true` or `false`.
+    public var boolValue: Bool? {
+        if case .bool(let b) = self { return b }
+        return nil
+    }
+
+    /// The number, when this value is a number.
+    public var numberValue: JSONNumber? {
+        if case .number(let n) = self { return n }
+        return nil
+    }
+
+    /// Whether this value is `null`.
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
+    /// The member named `key`, when this value is an object that has it.
+    public subscript(key: String) -> JSONValue? {
+        objectValue?[key]
+    }
+
+    /// A short English description of the value's type ("an object", "a string", …), for
+    /// error messages.
+    public var typeDescription: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}
+
+/// A JSON number, stored as its canonical JSON text.
+///
+/// Keeping the text means a number read from a payload is written back exactly as it came
+/// (`12345678901234567890` stays that, `1.50` stays `1.50`), which matters when a vendor
+/// sends identifiers as numbers.
+public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
+    /// The number's JSON text, for example `42`, `-1.5` or `1e3`.
+    public let text: String
+
+    /// Creates a number from JSON number text, or returns `nil` when `text` is not a JSON
+    /// number (RFC 8259 §6).
+    public init?(text: String) {
+        guard JSONNumber.isValid(text.utf8) else { return nil }
+        self.text = text
+    }
+
+    /// Creates a number from text already known to be valid JSON number syntax.
+    init(validatedText: String) {
+        self.text = validatedText
+    }
+
+    /// Creates a number from an integer.
+    public init(_ value: Int) {
+        self.text = String(value)
+    }
+
+    /// Creates a number from a floating-point value. Non-finite values become `0`, since
+    /// JSON cannot represent them.
+    public init(_ value: Double) {
+        guard value.isFinite else {
+            self.text = "0"
+            return
+        }
+        if value == value.rounded(.towardZero), abs(value) < 1e15 {
+            self.text = String(Int64(value))
+        } else {
+            self.text = String(value)
+        }
+    }
+
+    /// The value as a `Double` (possibly rounded, or infinite for huge exponents).
+    public var doubleValue: Double { Double(text) ?? .nan }
+
+    /// The value as an `Int`, when it is an integer that fits.
+    public var intValue: Int? { Int(text) }
+
+    /// The JSON text.
+    public var description: String { text }
+
+    static func isValid<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8 {
+        var i = bytes.startIndex
+        let end = bytes.endIndex
+        func digit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+        if i < end, bytes[i] == UInt8(ascii: "-") { i = bytes.index(after: i) }
+        guard i < end else { return false }
+        if bytes[i] == UInt8(ascii: "0") {
+            i = bytes.index(after: i)
+        } else if digit(bytes[i]) {
+            while i < end, digit(bytes[i]) { i = bytes.index(after: i) }
+        } else {
+            return false
+        }
+        if i < end, bytes[i] == UInt8(ascii: ".") {
+            i = bytes.index(after: i)
+            guard i < end, digit(bytes[i]) else { return false }
+            while i < end, digit(bytes[i]) { i = bytes.index(after: i) }
+        }
+        if i < end, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
+            i = bytes.index(after: i)
+            if i < end, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i = bytes.index(after: i) }
+            guard i < end, digit(bytes[i]) else { return false }
+            while i < end, digit(bytes[i]) { i = bytes.index(after: i) }
+        }
+        return i == end
+    }
+}
+
+/// A JSON object that keeps its keys in insertion order.
+///
+/// Lookup by key, iteration in order, and JSON equality: two objects are equal when they
+/// have the same keys with equal values, whatever the order. Setting an existing key
+/// replaces its value in place; a parsed object with a duplicate key keeps the last value at
+/// the first key's position.
+public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+    /// One member of the object.
+    public typealias Element = (key: String, value: JSONValue)
+
+    private var storage: [Element]
+
+    /// Creates an empty object.
+    public init() {
+        storage = []
+    }
+
+    /// Creates an object from key–value pairs in order; a repeated key keeps its last value.
+    public init<S: Sequence>(_ members: S) where S.Element == (String, JSONValue) {
+        storage = []
+        for (key, value) in members { self[key] = value }
+    }
+
+    /// Creates an object from a dictionary literal, keeping the literal's order.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self.init(elements)
+    }
+
+    /// Creates an object from members known to have distinct keys.
+    init(uniqueMembers: [Element]) {
+        storage = uniqueMembers
+    }
+
+    /// The number of members.
+    public var count: Int { storage.count }
+
+    /// Whether the object has no members.
+    public var isEmpty: Bool { storage.isEmpty }
+
+    /// The keys, in order.
+    public var keys: [String] { storage.map(\.key) }
+
+    /// The value for `key`, or `nil`. Setting `nil` removes the member.
+    public subscript(key: String) -> JSONValue? {
+        get {
+            for member in storage where member.key == key { return member.value }
+            return nil
+        }
+        set {
+            if let index = storage.firstIndex(where: { $0.key == key }) {
+                if let newValue {
+                    storage[index].value = newValue
+                } else {
+                    storage.remove(at: index)
+                }
+            } else if let newValue {
+                storage.append((key, newValue))
+            }
+        }
+    }
+
+    /// Returns an iterator over the members in order.
+    public func makeIterator() -> IndexingIterator<[Element]> {
+        storage.makeIterator()
+    }
+
+    /// Removes and returns the value for `key`.
+    @discardableResult
+    public mutating func removeValue(forKey key: String) -> JSONValue? {
+        guard let index = storage.firstIndex(where: { $0.key == key }) else { return nil }
+        return storage.remove(at: index).value
+    }
+
+    /// Returns the object without the members whose keys are in `keys`.
+    public func removing(_ keys: Set<String>) -> JSONObject {
+        JSONObject(uniqueMembers: storage.filter { !keys.contains($0.key) })
+    }
+
+    /// Two objects are equal when they have the same keys with equal values, in any order.
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        guard lhs.storage.count == rhs.storage.count else { return false }
+        for (key, value) in lhs.storage {
+            guard let other = rhs[key], other == value else { return false }
+        }
+        return true
+    }
+
+    /// Hashes the members without regard to order, consistent with `==`.
+    public func hash(into hasher: inout Hasher) {
+        var combined = 0
+        for (key, value) in storage {
+            var h = Hasher()
+            h.combine(key)
+            h.combine(value)
+            combined ^= h.finalize()
+        }
+        hasher.combine(storage.count)
+        hasher.combine(combined)
+    }
+}
+
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
+{
+    /// Creates a string value.
+    public init(stringLiteral value: String) { self = .string(value) }
+    /// Creates a number value.
+    public init(integerLiteral value: Int) { self = .number(JSONNumber(value)) }
+    /// Creates a number value.
+    public init(floatLiteral value: Double) { self = .number(JSONNumber(value)) }
+    /// Creates a Boolean value.
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// Creates an array value.
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// Creates an object value, keeping the literal's key order.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(JSONObject(elements)) }
+    /// Creates `null`.
+    public init(nilLiteral: ()) { self = .null }
+}

@@ -1,0 +1,252 @@
+extension Interaction {
+    /// The canonical JSON form: camelCase keys in a fixed order (`vendor`, `channel`,
+    /// `trigger`, `destination`, `handling`, `messageId`, `payload`, `tracking`, `buttons`,
+    /// `phase`, `warnings`), empty optional fields omitted.
+    public var jsonValue: JSONValue {
+        var members: [JSONObject.Element] = [
+            ("vendor", .string(vendor)),
+            ("channel", .string(channel.rawValue)),
+            ("trigger", trigger.jsonValue),
+            ("destination", destination.jsonValue),
+            ("handling", .string(handling.rawValue)),
+        ]
+        if let messageId, !messageId.isEmpty { members.append(("messageId", .string(messageId))) }
+        if !payload.isEmpty { members.append(("payload", .object(payload))) }
+        if !tracking.isEmpty { members.append(("tracking", .object(tracking))) }
+        if !buttons.isEmpty { members.append(("buttons", .array(buttons.map(\.jsonValue)))) }
+        if let phase { members.append(("phase", .string(phase.rawValue))) }
+        if !warnings.isEmpty { members.append(("warnings", .array(warnings.map(\.jsonValue)))) }
+        return .object(JSONObject(uniqueMembers: members))
+    }
+
+    /// The canonical JSON text (compact unless `pretty`).
+    public func jsonString(pretty: Bool = false) -> String {
+        jsonValue.jsonString(pretty: pretty)
+    }
+
+    /// Reads an interaction from its canonical JSON form.
+    /// - Throws: ``ModelDecodingError`` naming the key path that is missing or wrong.
+    public init(jsonValue: JSONValue) throws(ModelDecodingError) {
+        let o = try ModelDecodingError.object(jsonValue, at: "$")
+        try ModelDecodingError.rejectUnknownKeys(
+            o,
+            allowed: [
+                "vendor", "channel", "trigger", "destination", "handling", "messageId", "payload", "tracking",
+                "buttons", "phase", "warnings",
+            ],
+            at: "$"
+        )
+        vendor = try ModelDecodingError.string(o["vendor"], at: "$.vendor")
+        channel = try ModelDecodingError.enumeration(o["channel"], at: "$.channel")
+        trigger = try Trigger(jsonValue: o["trigger"] ?? .null, at: "$.trigger")
+        destination = try Destination(jsonValue: o["destination"] ?? .null, at: "$.destination")
+        handling = try ModelDecodingError.enumeration(o["handling"], at: "$.handling")
+        messageId = try o["messageId"].map { v throws(ModelDecodingError) in
+            try ModelDecodingError.string(v, at: "$.messageId")
+        }
+        payload = try o["payload"].map { v throws(ModelDecodingError) in
+            try ModelDecodingError.object(v, at: "$.payload")
+        } ?? [:]
+        tracking = try o["tracking"].map { v throws(ModelDecodingError) in
+            try ModelDecodingError.object(v, at: "$.tracking")
+        } ?? [:]
+        var buttons: [Button] = []
+        if let value = o["buttons"] {
+            guard case .array(let elements) = value else {
+                throw ModelDecodingError(path: "$.buttons", message: "expected an array, got \(value.typeDescription)")
+            }
+            for (i, element) in elements.enumerated() {
+                buttons.append(try Button(jsonValue: element, at: "$.buttons[\(i)]"))
+            }
+        }
+        self.buttons = buttons
+        phase = try o["phase"].map { v throws(ModelDecodingError) in
+            try ModelDecodingError.enumeration(v, at: "$.phase")
+        }
+        var warnings: [Warning] = []
+        if let value = o["warnings"] {
+            guard case .array(let elements) = value else {
+                throw ModelDecodingError(path: "$.warnings", message: "expected an array, got \(value.typeDescription)")
+            }
+            for (i, element) in elements.enumerated() {
+                let w = try ModelDecodingError.object(element, at: "$.warnings[\(i)]")
+                warnings.append(
+                    Warning(
+                        Warning.Code(rawValue: try ModelDecodingError.string(w["code"], at: "$.warnings[\(i)].code")),
+                        try ModelDecodingError.string(w["message"], at: "$.warnings[\(i)].message")
+                    )
+                )
+            }
+        }
+        self.warnings = warnings
+    }
+}
+
+extension Trigger {
+    /// The JSON form: `{"type":"tap"}`, `{"type":"button","id":…,"label":…?}`,
+    /// `{"type":"dismiss"}` or `{"type":"open"}`.
+    public var jsonValue: JSONValue {
+        switch self {
+        case .tap: return ["type": "tap"]
+        case .dismiss: return ["type": "dismiss"]
+        case .open: return ["type": "open"]
+        case .button(let id, let label):
+            var members: [JSONObject.Element] = [("type", "button"), ("id", .string(id))]
+            if let label { members.append(("label", .string(label))) }
+            return .object(JSONObject(uniqueMembers: members))
+        }
+    }
+
+    init(jsonValue: JSONValue, at path: String) throws(ModelDecodingError) {
+        let o = try ModelDecodingError.object(jsonValue, at: path)
+        switch try ModelDecodingError.string(o["type"], at: path + ".type") {
+        case "tap": self = .tap
+        case "dismiss": self = .dismiss
+        case "open": self = .open
+        case "button":
+            let label = try o["label"].map { v throws(ModelDecodingError) in
+                try ModelDecodingError.string(v, at: path + ".label")
+            }
+            self = .button(id: try ModelDecodingError.string(o["id"], at: path + ".id"), label: label)
+        case let other:
+            throw ModelDecodingError(path: path + ".type", message: "unknown trigger type '\(other)'")
+        }
+    }
+}
+
+extension Destination {
+    /// The JSON form: `{"type":"app"}`, `{"type":"screen","name":…,"parameters":{…}?,"url":…?}`,
+    /// `{"type":"url","url":…,"target":…}`, `{"type":"clickAction","value":…}` or
+    /// `{"type":"none"}`.
+    public var jsonValue: JSONValue {
+        switch self {
+        case .app: return ["type": "app"]
+        case .none: return ["type": "none"]
+        case .clickAction(let value): return ["type": "clickAction", "value": .string(value)]
+        case .url(let url, let target):
+            return .object(
+                JSONObject(uniqueMembers: [("type", "url"), ("url", .string(url)), ("target", .string(target.rawValue))])
+            )
+        case .screen(let name, let parameters, let url):
+            var members: [JSONObject.Element] = [("type", "screen"), ("name", .string(name))]
+            if !parameters.isEmpty {
+                members.append(
+                    ("parameters", .object(JSONObject(uniqueMembers: parameters.map { ($0.name, .string($0.value)) })))
+                )
+            }
+            if let url { members.append(("url", .string(url))) }
+            return .object(JSONObject(uniqueMembers: members))
+        }
+    }
+
+    init(jsonValue: JSONValue, at path: String) throws(ModelDecodingError) {
+        let o = try ModelDecodingError.object(jsonValue, at: path)
+        switch try ModelDecodingError.string(o["type"], at: path + ".type") {
+        case "app": self = .app
+        case "none": self = .none
+        case "clickAction": self = .clickAction(try ModelDecodingError.string(o["value"], at: path + ".value"))
+        case "url":
+            self = .url(
+                try ModelDecodingError.string(o["url"], at: path + ".url"),
+                target: try ModelDecodingError.enumeration(o["target"], at: path + ".target")
+            )
+        case "screen":
+            var parameters = Parameters()
+            if let value = o["parameters"] {
+                for (name, v) in try ModelDecodingError.object(value, at: path + ".parameters") {
+                    parameters[name] = try ModelDecodingError.string(v, at: path + ".parameters." + name)
+                }
+            }
+            let url = try o["url"].map { v throws(ModelDecodingError) in
+                try ModelDecodingError.string(v, at: path + ".url")
+            }
+            self = .screen(
+                name: try ModelDecodingError.string(o["name"], at: path + ".name"),
+                parameters: parameters,
+                url: url
+            )
+        case let other:
+            throw ModelDecodingError(path: path + ".type", message: "unknown destination type '\(other)'")
+        }
+    }
+}
+
+extension Button {
+    /// The JSON form: `{"id":…,"label":…?,"destination":{…}}`.
+    public var jsonValue: JSONValue {
+        var members: [JSONObject.Element] = [("id", .string(id))]
+        if let label { members.append(("label", .string(label))) }
+        members.append(("destination", destination.jsonValue))
+        return .object(JSONObject(uniqueMembers: members))
+    }
+
+    init(jsonValue: JSONValue, at path: String) throws(ModelDecodingError) {
+        let o = try ModelDecodingError.object(jsonValue, at: path)
+        let label = try o["label"].map { v throws(ModelDecodingError) in
+            try ModelDecodingError.string(v, at: path + ".label")
+        }
+        self.init(
+            id: try ModelDecodingError.string(o["id"], at: path + ".id"),
+            label: label,
+            destination: try Destination(jsonValue: o["destination"] ?? .null, at: path + ".destination")
+        )
+    }
+}
+
+extension Warning {
+    /// The JSON form: `{"code":…,"message":…}`.
+    public var jsonValue: JSONValue {
+        .object(JSONObject(uniqueMembers: [("code", .string(code.rawValue)), ("message", .string(message))]))
+    }
+}
+
+/// A canonical JSON document that does not have the shape of the model.
+public struct ModelDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The JSONPath-style location of the problem, such as `$.destination.target`.
+    public let path: String
+    /// What is wrong.
+    public let message: String
+
+    /// Creates an error.
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    /// `path: message`.
+    public var description: String { "\(path): \(message)" }
+
+    static func object(_ value: JSONValue?, at path: String) throws(ModelDecodingError) -> JSONObject {
+        guard let value else { throw ModelDecodingError(path: path, message: "missing; expected an object") }
+        guard case .object(let o) = value else {
+            throw ModelDecodingError(path: path, message: "expected an object, got \(value.typeDescription)")
+        }
+        return o
+    }
+
+    static func string(_ value: JSONValue?, at path: String) throws(ModelDecodingError) -> String {
+        guard let value else { throw ModelDecodingError(path: path, message: "missing; expected a string") }
+        guard case .string(let s) = value else {
+            throw ModelDecodingError(path: path, message: "expected a string, got \(value.typeDescription)")
+        }
+        return s
+    }
+
+    static func enumeration<E: RawRepresentable & CaseIterable>(
+        _ value: JSONValue?,
+        at path: String
+    ) throws(ModelDecodingError) -> E where E.RawValue == String {
+        let raw = try string(value, at: path)
+        guard let e = E(rawValue: raw) else {
+            let allowed = E.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+            throw ModelDecodingError(path: path, message: "'\(raw)' is not one of \(allowed)")
+        }
+        return e
+    }
+
+    static func rejectUnknownKeys(_ o: JSONObject, allowed: Set<String>, at path: String) throws(ModelDecodingError) {
+        for key in o.keys where !allowed.contains(key) {
+            throw ModelDecodingError(path: path + "." + key, message: "unknown key '\(key)'")
+        }
+    }
+}

@@ -1,0 +1,282 @@
+/// The canonical answer to "the user tapped something — where should the app go, and who
+/// opens it?".
+///
+/// Every adapter turns its vendor's payload into an `Interaction`; the registry then applies
+/// the configuration's policy (URL safety, target classification, routes, handling). Its JSON
+/// form (``jsonValue``) is the contract documented in `docs/model.md` and
+/// `docs/interaction.schema.json`.
+public struct Interaction: Sendable, Hashable {
+    /// The id of the adapter that produced it: `adobe`, `bird`, `dashx`, `taptalk`, `link`, or
+    /// a third-party adapter's id.
+    public var vendor: String
+    /// How the interaction reached the app.
+    public var channel: Channel
+    /// What the user did.
+    public var trigger: Trigger
+    /// Where the user should go.
+    public var destination: Destination
+    /// Who opens the destination.
+    public var handling: Handling
+    /// The vendor's id for the message, when it has one.
+    public var messageId: String?
+    /// The custom data the sender attached, without vendor envelope keys.
+    public var payload: JSONObject
+    /// Vendor fields needed to report the interaction back.
+    public var tracking: JSONObject
+    /// The action buttons the message offered, each with its resolved destination.
+    public var buttons: [Button]
+    /// Cold launch or warm continue, when the input said which.
+    public var phase: Phase?
+    /// What was recovered, dropped, or differs between the vendor's iOS and Android SDKs.
+    public var warnings: [Warning]
+
+    /// Creates an interaction.
+    ///
+    /// Adapters set `handling` to what the vendor's own SDK would do for this message (its
+    /// built-in default); the registry's policy then replaces it according to the
+    /// configuration (see ``HandlingPolicy``).
+    public init(
+        vendor: String,
+        channel: Channel,
+        trigger: Trigger,
+        destination: Destination,
+        handling: Handling = .app,
+        messageId: String? = nil,
+        payload: JSONObject = [:],
+        tracking: JSONObject = [:],
+        buttons: [Button] = [],
+        phase: Phase? = nil,
+        warnings: [Warning] = []
+    ) {
+        self.vendor = vendor
+        self.channel = channel
+        self.trigger = trigger
+        self.destination = destination
+        self.handling = handling
+        self.messageId = messageId
+        self.payload = payload
+        self.tracking = tracking
+        self.buttons = buttons
+        self.phase = phase
+        self.warnings = warnings
+    }
+}
+
+/// How an interaction reached the app.
+public enum Channel: String, Sendable, Hashable, CaseIterable {
+    /// A remote (push) notification.
+    case push
+    /// A local notification.
+    case local
+    /// An in-app message (alert, fullscreen, modal), including its click URLs.
+    case inApp
+    /// An http(s) link, whichever envelope brought it.
+    case universalLink
+    /// A link with any other scheme.
+    case customScheme
+}
+
+/// What the user did.
+public enum Trigger: Sendable, Hashable {
+    /// Tapped the notification body or the message itself.
+    case tap
+    /// Tapped an action button, identified by `id`, with its `label` when known.
+    case button(id: String, label: String? = nil)
+    /// Dismissed the notification or message.
+    case dismiss
+    /// Opened a link.
+    case open
+
+    /// The trigger for a notification action identifier: `nil` and
+    /// `com.apple.UNNotificationDefaultActionIdentifier` are taps,
+    /// `com.apple.UNNotificationDismissActionIdentifier` is a dismiss, anything else a button.
+    public init(notificationAction action: String?, label: String? = nil) {
+        switch action {
+        case nil, NotificationAction.defaultIdentifier: self = .tap
+        case NotificationAction.dismissIdentifier: self = .dismiss
+        case let id?: self = .button(id: id, label: label)
+        }
+    }
+
+    /// The button id, when the trigger is a button.
+    public var buttonID: String? {
+        if case .button(let id, _) = self { return id }
+        return nil
+    }
+}
+
+/// The notification action identifiers iOS defines.
+public enum NotificationAction {
+    /// `UNNotificationDefaultActionIdentifier`: the user tapped the notification.
+    public static let defaultIdentifier = "com.apple.UNNotificationDefaultActionIdentifier"
+    /// `UNNotificationDismissActionIdentifier`: the user dismissed the notification.
+    public static let dismissIdentifier = "com.apple.UNNotificationDismissActionIdentifier"
+}
+
+/// Where the user should go.
+public enum Destination: Sendable, Hashable {
+    /// Just open the app.
+    case app
+    /// A screen of the app, with string parameters in order, and the link it was routed
+    /// from when there was one.
+    case screen(name: String, parameters: Parameters = [:], url: String? = nil)
+    /// A URL, and who should show it.
+    case url(String, target: URLTarget)
+    /// A vendor "click action" string (an Android activity or intent action, a category
+    /// name) for the app to interpret.
+    case clickAction(String)
+    /// Nothing to do (a dismiss, a cancel button).
+    case none
+
+    /// The URL, when the destination is a ``url(_:target:)``.
+    public var url: String? {
+        if case .url(let url, _) = self { return url }
+        return nil
+    }
+}
+
+/// Who should show a URL destination.
+public enum URLTarget: String, Sendable, Hashable, CaseIterable {
+    /// The URL belongs to this app (a scheme in `app.schemes`, or an https host in
+    /// `app.domains` whose universal-link rules accept the path): route it inside the app.
+    case app
+    /// The system should open it (a web page, another app's scheme, `tel:`, `mailto:`).
+    case external
+    /// A rich landing page shown in an in-app browser (http and https only).
+    case inAppBrowser
+}
+
+/// Who opens the destination.
+public enum Handling: String, Sendable, Hashable, CaseIterable {
+    /// TapRoute opens the destination itself unless the app's handler claims it first.
+    case automatic
+    /// Only the app's handler acts.
+    case app
+}
+
+/// Cold launch or warm continue.
+public enum Phase: String, Sendable, Hashable, CaseIterable {
+    /// The app was launched by the interaction.
+    case cold
+    /// The app was already running (in the foreground or suspended).
+    case warm
+}
+
+/// An action button a message offered.
+public struct Button: Sendable, Hashable {
+    /// The button's identifier (the notification action identifier on iOS).
+    public var id: String
+    /// The button's label, when known.
+    public var label: String?
+    /// Where tapping this button leads.
+    public var destination: Destination
+
+    /// Creates a button.
+    public init(id: String, label: String? = nil, destination: Destination) {
+        self.id = id
+        self.label = label
+        self.destination = destination
+    }
+}
+
+/// Something an adapter or the policy recovered, dropped, or found to differ between a
+/// vendor's SDKs.
+public struct Warning: Sendable, Hashable, CustomStringConvertible {
+    /// A stable camelCase identifier.
+    public var code: Code
+    /// A sentence for people.
+    public var message: String
+
+    /// Creates a warning.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// `code: message`.
+    public var description: String { "\(code.rawValue): \(message)" }
+
+    /// A stable warning identifier. Adapters define their own as static members in an
+    /// extension; the core's are below.
+    public struct Code: RawRepresentable, Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+        /// The camelCase identifier.
+        public let rawValue: String
+        /// Creates a code.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// Creates a code from a literal.
+        public init(stringLiteral value: String) { self.rawValue = value }
+        /// The identifier.
+        public var description: String { rawValue }
+
+        /// A URL failed the safety rules and was dropped; the destination became `app`.
+        public static let urlRejected: Code = "urlRejected"
+        /// A rich landing URL that is not http(s) cannot be shown in an in-app browser.
+        public static let richLandingNotWeb: Code = "richLandingNotWeb"
+        /// The vendor's iOS and Android SDKs behave differently here.
+        public static let androidDiffers: Code = "androidDiffers"
+        /// The vendor's iOS SDK would drop this tap; TapRoute kept the evident intent.
+        public static let iOSWouldDrop: Code = "iOSWouldDrop"
+        /// A universal link on an app domain was refused by the domain's AASA rules.
+        public static let universalLinkExcluded: Code = "universalLinkExcluded"
+    }
+}
+
+/// The parameters of a screen destination: string names and values, in order (captured
+/// path segments first, then query items), with unique names.
+public struct Parameters: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+    /// One parameter.
+    public typealias Element = (name: String, value: String)
+
+    private var storage: [Element]
+
+    /// Creates parameters from a dictionary literal, in the literal's order.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        storage = []
+        for (name, value) in elements { self[name] = value }
+    }
+
+    /// Creates parameters from pairs in order; a repeated name keeps its first value.
+    public init<S: Sequence>(_ pairs: S) where S.Element == (String, String) {
+        storage = []
+        for (name, value) in pairs where self[name] == nil { storage.append((name, value)) }
+    }
+
+    /// The number of parameters.
+    public var count: Int { storage.count }
+    /// Whether there are none.
+    public var isEmpty: Bool { storage.isEmpty }
+    /// The names, in order.
+    public var names: [String] { storage.map(\.name) }
+
+    /// The value for `name`; setting replaces in place, or appends; `nil` removes.
+    public subscript(name: String) -> String? {
+        get { storage.first { $0.name == name }?.value }
+        set {
+            if let index = storage.firstIndex(where: { $0.name == name }) {
+                if let newValue { storage[index].value = newValue } else { storage.remove(at: index) }
+            } else if let newValue {
+                storage.append((name, newValue))
+            }
+        }
+    }
+
+    /// Returns an iterator over the parameters in order.
+    public func makeIterator() -> IndexingIterator<[Element]> { storage.makeIterator() }
+
+    /// Parameters are equal when they have the same names and values, in any order.
+    public static func == (lhs: Parameters, rhs: Parameters) -> Bool {
+        lhs.count == rhs.count && lhs.storage.allSatisfy { rhs[$0.name] == $0.value }
+    }
+
+    /// Hashes without regard to order, consistent with `==`.
+    public func hash(into hasher: inout Hasher) {
+        var combined = 0
+        for (name, value) in storage {
+            var h = Hasher()
+            h.combine(name)
+            h.combine(value)
+            combined ^= h.finalize()
+        }
+        hasher.combine(combined)
+    }
+}

@@ -1,0 +1,184 @@
+/// The policy the registry applies to every interaction an adapter produces: URL safety,
+/// target classification, routes, and who opens the destination.
+///
+/// For each `url` destination (the interaction's and each button's), in order:
+/// 1. **Safety** (``URLSafety``): a rejected URL becomes `{"type":"app"}` with a
+///    `urlRejected` warning.
+/// 2. **Routes**: the first matching ``Route`` turns it into a `screen`, keeping the link.
+/// 3. **Target**: `inAppBrowser` stays for http(s) (anything else gets a
+///    `richLandingNotWeb` warning and is classified like a plain URL); otherwise the target
+///    is `app` when the scheme is in `app.schemes` or the URL is `https` on a host in
+///    `app.domains` (and, with an AASA file for that domain, its rules accept the URL), else
+///    `external`.
+///
+/// **Handling**: `screen`, `clickAction`, `app` and `none` are always `app`. A `url` is
+/// `automatic` when the effective `automaticallyOpenDeeplinks` is true. The effective value
+/// is the first that is set of: the input's own `automaticallyOpenDeeplinks`, the adapter's
+/// per-channel setting, the adapter's setting, `defaults`, and last the adapter's built-in
+/// vendor default (the `handling` the adapter returned).
+public struct HandlingPolicy: Sendable {
+    /// The configuration it applies.
+    public let configuration: Configuration
+    /// The URL safety rules.
+    public let safety: URLSafety
+    /// The universal-link classifier.
+    public let classifier: URLClassifier
+
+    /// Creates the policy for a configuration.
+    public init(configuration: Configuration, classifier: URLClassifier? = nil) {
+        self.configuration = configuration
+        self.safety = URLSafety(settings: configuration.security)
+        self.classifier = classifier ?? URLClassifier(app: configuration.app)
+    }
+
+    /// Applies the policy to an adapter's interaction for `input`.
+    public func apply(to interaction: Interaction, input: InputEvent) -> Interaction {
+        var result = interaction
+        var warnings = interaction.warnings
+        result.destination = resolve(interaction.destination, warnings: &warnings, label: "destination url")
+        for i in result.buttons.indices {
+            result.buttons[i].destination = resolve(
+                result.buttons[i].destination,
+                warnings: &warnings,
+                label: "button \(result.buttons[i].id) url"
+            )
+        }
+        if case .url = result.destination {
+            let automatic = automaticallyOpen(
+                vendor: interaction.vendor,
+                channel: interaction.channel,
+                input: input,
+                vendorDefault: interaction.handling == .automatic
+            )
+            result.handling = automatic ? .automatic : .app
+        } else {
+            result.handling = .app
+        }
+        if result.phase == nil { result.phase = input.phase }
+        result.warnings = warnings
+        return result
+    }
+
+    /// The effective `automaticallyOpenDeeplinks` for a vendor and channel.
+    public func automaticallyOpen(vendor: String, channel: Channel, input: InputEvent, vendorDefault: Bool) -> Bool {
+        if let value = input.automaticallyOpenDeeplinks { return value }
+        if let adapter = configuration.adapter(vendor) {
+            if let value = adapter.channels[channel]?.automaticallyOpenDeeplinks { return value }
+            if let value = adapter.policy.automaticallyOpenDeeplinks { return value }
+        }
+        if let value = configuration.defaults.automaticallyOpenDeeplinks { return value }
+        return vendorDefault
+    }
+
+    /// Applies safety, routes and target classification to one destination.
+    public func resolve(_ destination: Destination, warnings: inout [Warning], label: String) -> Destination {
+        guard case .url(let url, let target) = destination else { return destination }
+        let parts: URLParts
+        do {
+            parts = try safety.check(url)
+        } catch {
+            let shown = url.utf8.count <= 200 ? "'\(url)'" : "(a \(url.utf8.count)-byte url)"
+            warnings.append(Warning(.urlRejected, "\(label) \(shown) \(error.reason)"))
+            return .app
+        }
+        let classification = classifier.classify(parts)
+        // A URL on an app domain that its universal-link rules refuse opens in Safari on
+        // iOS, so it is not routed inside the app either.
+        if !classification.excludedByRules {
+            for route in configuration.routes {
+                if let parameters = route.match(parts) {
+                    return .screen(name: route.screen, parameters: parameters, url: url)
+                }
+            }
+        }
+        if let warning = classification.warning { warnings.append(warning) }
+        if target == .inAppBrowser {
+            if parts.scheme == "http" || parts.scheme == "https" {
+                return .url(url, target: .inAppBrowser)
+            }
+            warnings.append(
+                Warning(
+                    .richLandingNotWeb,
+                    "\(label) is a rich landing page with scheme '\(parts.scheme)'; an in-app browser (SFSafariViewController) shows only http(s), so it is opened as a plain URL"
+                )
+            )
+        }
+        return .url(url, target: classification.target)
+    }
+}
+
+/// Decides whether a URL belongs to the app (`target: app`) or to the system (`external`).
+///
+/// A URL is the app's when its scheme is one of `app.schemes`, or it is `https` on a host
+/// in `app.domains`. When universal-link rules are set for that domain (from its
+/// apple-app-site-association file), they must accept the URL too, exactly as iOS decides.
+public struct URLClassifier: Sendable {
+    /// The app's schemes and domains.
+    public let app: AppSettings
+    private let schemes: Set<String>
+    private let domains: Set<String>
+    /// Universal-link rules by lower-cased domain: given the URL, answer whether iOS would
+    /// open it in the app and, when a rule excluded it, which.
+    public let universalLinkRules: [String: @Sendable (URLParts) -> UniversalLinkDecision]
+
+    /// Creates a classifier.
+    public init(app: AppSettings, universalLinkRules: [String: @Sendable (URLParts) -> UniversalLinkDecision] = [:]) {
+        self.app = app
+        self.schemes = Set(app.schemes)
+        self.domains = Set(app.domains)
+        self.universalLinkRules = universalLinkRules
+    }
+
+    /// The classification of one URL.
+    public struct Classification: Sendable, Hashable {
+        /// `app` or `external`.
+        public var target: URLTarget
+        /// Whether the domain is the app's but its universal-link rules refused the URL.
+        public var excludedByRules: Bool
+        /// Whether universal-link (AASA) rules decided, rather than the scheme or domain alone.
+        public var decidedByRules: Bool
+        /// A warning to attach (e.g. naming the exclude rule that decided).
+        public var warning: Warning?
+    }
+
+    /// Classifies a URL that passed the safety rules.
+    public func classify(_ parts: URLParts) -> Classification {
+        if schemes.contains(parts.scheme) {
+            return Classification(target: .app, excludedByRules: false, decidedByRules: false, warning: nil)
+        }
+        guard parts.scheme == "https" else {
+            return Classification(target: .external, excludedByRules: false, decidedByRules: false, warning: nil)
+        }
+        let host = parts.normalizedHost
+        guard domains.contains(host) else {
+            return Classification(target: .external, excludedByRules: false, decidedByRules: false, warning: nil)
+        }
+        guard let rules = universalLinkRules[host] else {
+            return Classification(target: .app, excludedByRules: false, decidedByRules: false, warning: nil)
+        }
+        let decision = rules(parts)
+        if decision.opensApp {
+            return Classification(target: .app, excludedByRules: false, decidedByRules: true, warning: nil)
+        }
+        return Classification(
+            target: .external,
+            excludedByRules: true,
+            decidedByRules: true,
+            warning: decision.explanation.map { Warning(.universalLinkExcluded, $0) }
+        )
+    }
+}
+
+/// What a domain's universal-link rules say about one URL.
+public struct UniversalLinkDecision: Sendable, Hashable {
+    /// Whether iOS would open the URL in the app.
+    public var opensApp: Bool
+    /// Why not, naming the rule that decided (for a warning), when a rule excluded it.
+    public var explanation: String?
+
+    /// Creates a decision.
+    public init(opensApp: Bool, explanation: String? = nil) {
+        self.opensApp = opensApp
+        self.explanation = explanation
+    }
+}

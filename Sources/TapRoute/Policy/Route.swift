@@ -1,0 +1,143 @@
+/// A route from URLs to a screen of the app (`routes` in `config.yaml`).
+///
+/// A pattern is a URL whose path segments may be `{name}` (captures one segment,
+/// percent-decoded) and whose last segment may be `*` (matches the rest of the path, possibly
+/// nothing):
+///
+/// - `campaigndemoapp://products/{id}` — `campaigndemoapp://products/42?ref=push` →
+///   `id=42`, `ref=push`
+/// - `https://web.taptalk.io/chat/{roomID}`
+/// - `myapp://help/*`
+///
+/// Scheme and host compare case-insensitively, the path case-sensitively; empty segments
+/// (`//`, a trailing `/`) are ignored. The URL's query items join the parameters after the
+/// captures, and a capture wins over a query item of the same name.
+public struct Route: Sendable, Hashable {
+    /// The pattern as written.
+    public let pattern: String
+    /// The screen a matching URL leads to.
+    public let screen: String
+
+    private let scheme: String
+    private let host: String?
+    private let segments: [Segment]
+    private let matchesRest: Bool
+
+    private enum Segment: Sendable, Hashable {
+        case literal(String)
+        case capture(String)
+    }
+
+    /// Why a pattern is not a route.
+    public struct PatternError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// What is wrong.
+        public let reason: String
+        /// What is wrong.
+        public var description: String { reason }
+    }
+
+    /// Creates a route.
+    /// - Throws: ``PatternError`` when the pattern has no scheme, a query or fragment, a
+    ///   `*` that is not the last segment, an empty or repeated `{name}`, or braces inside a
+    ///   segment.
+    public init(pattern: String, screen: String) throws(PatternError) {
+        self.pattern = pattern
+        self.screen = screen
+        let parts: URLParts
+        do {
+            parts = try URLParts.parse(pattern.replacingBraces())
+        } catch {
+            throw PatternError(reason: "it \(error.reason)")
+        }
+        guard parts.query == nil, parts.fragment == nil else {
+            throw PatternError(reason: "a pattern has no query or fragment; query items always join the parameters")
+        }
+        guard parts.user == nil, parts.port == nil else {
+            throw PatternError(reason: "a pattern has no user or port")
+        }
+        scheme = parts.scheme
+        host = parts.hasAuthority ? parts.normalizedHost : nil
+        if let host, host.contains("{") || host.contains("*") {
+            throw PatternError(reason: "the host cannot be a capture or wildcard")
+        }
+        let rawSegments = Route.splitPath(of: pattern, hasAuthority: parts.hasAuthority)
+        var segments: [Segment] = []
+        var matchesRest = false
+        var names: Set<String> = []
+        for (i, raw) in rawSegments.enumerated() {
+            if raw == "*" {
+                guard i == rawSegments.count - 1 else { throw PatternError(reason: "'*' must be the last segment") }
+                matchesRest = true
+            } else if raw.hasPrefix("{") && raw.hasSuffix("}") {
+                let name = String(raw.dropFirst().dropLast())
+                guard !name.isEmpty, !name.contains("{"), !name.contains("}") else {
+                    throw PatternError(reason: "'\(raw)' is not a capture; write {name}")
+                }
+                guard names.insert(name).inserted else { throw PatternError(reason: "capture '{\(name)}' appears twice") }
+                segments.append(.capture(name))
+            } else {
+                guard !raw.contains("{"), !raw.contains("}"), !raw.contains("*") else {
+                    throw PatternError(reason: "segment '\(raw)' mixes text with a capture or wildcard; a capture is a whole segment")
+                }
+                segments.append(.literal(raw))
+            }
+        }
+        self.segments = segments
+        self.matchesRest = matchesRest
+    }
+
+    private static func splitPath(of pattern: String, hasAuthority: Bool) -> [String] {
+        var rest = Substring(pattern)
+        if let colon = rest.firstIndex(of: ":") { rest = rest[rest.index(after: colon)...] }
+        if hasAuthority {
+            rest = rest.dropFirst(2)
+            rest = rest.firstIndex(of: "/").map { rest[$0...] } ?? ""
+        }
+        return rest.split(separator: "/").map(String.init)
+    }
+
+    /// The parameters when `url` matches this route: captures first, then query items.
+    public func match(_ url: URLParts) -> Parameters? {
+        guard url.scheme == scheme else { return nil }
+        if let host {
+            guard url.hasAuthority, url.normalizedHost == host else { return nil }
+        } else if url.hasAuthority {
+            return nil
+        }
+        let urlSegments = url.pathSegments
+        if matchesRest {
+            guard urlSegments.count >= segments.count else { return nil }
+        } else {
+            guard urlSegments.count == segments.count else { return nil }
+        }
+        var parameters = Parameters()
+        for (segment, actual) in zip(segments, urlSegments) {
+            switch segment {
+            case .literal(let literal):
+                guard actual == literal else { return nil }
+            case .capture(let name):
+                parameters[name] = URLParts.percentDecoded(actual)
+            }
+        }
+        for item in url.queryItems where parameters[item.name] == nil {
+            parameters[item.name] = item.value
+        }
+        return parameters
+    }
+
+    /// Whether `scheme` is RFC 3986 scheme syntax: a letter, then letters, digits, `+`, `-`
+    /// or `.`.
+    public static func isValidScheme(_ scheme: String) -> Bool {
+        guard let first = scheme.utf8.first, (first | 0x20) >= 0x61, (first | 0x20) <= 0x7A else { return false }
+        return scheme.utf8.allSatisfy {
+            ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E
+        }
+    }
+}
+
+extension String {
+    /// The pattern with `{` and `}` replaced by harmless characters, so it parses as a URL.
+    fileprivate func replacingBraces() -> String {
+        String(String.UnicodeScalarView(unicodeScalars.map { $0 == "{" || $0 == "}" ? "_" : $0 }))
+    }
+}

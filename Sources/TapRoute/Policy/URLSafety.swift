@@ -1,0 +1,81 @@
+/// The URL safety rules: which URLs from payloads may be used at all.
+///
+/// URLs in payloads are untrusted (Apple: "validate all URL parameters and discard any
+/// malformed URLs"). A URL is rejected when it does not parse (no scheme, whitespace or
+/// control characters, a bad port), is longer than ``SecuritySettings/maxURLLength``, has a
+/// scheme outside ``SecuritySettings/allowedSchemes`` or one that is never allowed
+/// (`javascript`, `data`, `file`, `vbscript`, `blob`, `filesystem`), is an http(s) URL without
+/// a host, contains an encoded NUL (`%00`), or has a host outside
+/// ``SecuritySettings/allowedHosts`` when that list is set.
+public struct URLSafety: Sendable {
+    /// The rules.
+    public let settings: SecuritySettings
+    private let allowedSchemes: Set<String>
+
+    /// Creates the checker.
+    public init(settings: SecuritySettings) {
+        self.settings = settings
+        self.allowedSchemes = Set(settings.allowedSchemes)
+    }
+
+    /// Why a URL was rejected.
+    public struct Rejection: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The reason, phrased to follow the URL ("scheme 'javascript' is never allowed").
+        public let reason: String
+        /// The reason.
+        public var description: String { reason }
+    }
+
+    /// Checks `url` and returns its parts when it may be used.
+    /// - Throws: ``Rejection`` saying why it may not.
+    public func check(_ url: String) throws(Rejection) -> URLParts {
+        if url.utf8.count > settings.maxURLLength {
+            throw Rejection(reason: "is longer than \(settings.maxURLLength) bytes")
+        }
+        let parts: URLParts
+        do {
+            parts = try URLParts.parse(url)
+        } catch {
+            throw Rejection(reason: error.reason)
+        }
+        if SecuritySettings.forbiddenSchemes.contains(parts.scheme) {
+            throw Rejection(reason: "scheme '\(parts.scheme)' is never allowed")
+        }
+        guard allowedSchemes.contains(parts.scheme) else {
+            throw Rejection(reason: "scheme '\(parts.scheme)' is not in security.allowedSchemes")
+        }
+        if parts.scheme == "http" || parts.scheme == "https" {
+            guard parts.hasAuthority, !parts.host.isEmpty else { throw Rejection(reason: "has no host") }
+        }
+        if url.utf8.count >= 3, Self.containsEncodedNUL(url) {
+            throw Rejection(reason: "contains an encoded NUL byte (%00)")
+        }
+        if !settings.allowedHosts.isEmpty, !parts.host.isEmpty, !hostIsAllowed(parts.normalizedHost) {
+            throw Rejection(reason: "host '\(parts.normalizedHost)' is not in security.allowedHosts")
+        }
+        return parts
+    }
+
+    private func hostIsAllowed(_ host: String) -> Bool {
+        for allowed in settings.allowedHosts {
+            if allowed.hasPrefix("*.") {
+                let suffix = allowed.dropFirst(1)  // ".example.com"
+                if host.hasSuffix(suffix) || host == allowed.dropFirst(2) { return true }
+            } else if host == allowed {
+                return true
+            }
+        }
+        return false
+    }
+
+    private static func containsEncodedNUL(_ url: String) -> Bool {
+        var previous2: UInt8 = 0
+        var previous1: UInt8 = 0
+        for b in url.utf8 {
+            if previous2 == UInt8(ascii: "%") && previous1 == UInt8(ascii: "0") && b == UInt8(ascii: "0") { return true }
+            previous2 = previous1
+            previous1 = b
+        }
+        return false
+    }
+}

@@ -1,0 +1,170 @@
+/// The enabled adapters, in detection order, with the policy that applies to what they
+/// produce.
+///
+/// A registry is a value: build it once from a ``Configuration`` and the adapter types the
+/// host knows, then share it freely (it is immutable and `Sendable`).
+///
+/// ```swift
+/// let registry = try AdapterRegistry(configuration: configuration, adapterTypes: [DashXAdapter.self])
+/// let interaction = try registry.normalize(.url("campaigndemoapp://products/42"))
+/// ```
+///
+/// For each input the registry picks one adapter: the envelope's `vendor` if given, else the
+/// first enabled adapter (in configuration order) that recognizes the input, else the
+/// ``LinkAdapter`` fallback for links, else an `unrecognized` error. It then applies the
+/// ``HandlingPolicy``.
+public struct AdapterRegistry: Sendable {
+    /// The configuration it was built from.
+    public let configuration: Configuration
+    /// The enabled adapters, in detection order (the `link` fallback is not among them
+    /// unless the configuration lists it; it is always consulted last for links).
+    public let adapters: [any PayloadAdapter]
+    /// The policy applied after the adapter.
+    public let policy: HandlingPolicy
+    /// Every adapter type the registry knows, enabled or not, by id.
+    public let knownAdapterTypes: [any PayloadAdapter.Type]
+
+    private let detectionOrder: [any PayloadAdapter]
+    private let byID: [String: any PayloadAdapter]
+    private let link: LinkAdapter
+
+    /// Builds a registry.
+    ///
+    /// - Parameters:
+    ///   - configuration: which adapters are on, in what order, and the policy.
+    ///   - adapterTypes: the adapter types that may be enabled (``LinkAdapter`` is always
+    ///     known).
+    ///   - classifier: a universal-link classifier to use instead of the one the
+    ///     configuration's app settings give (for AASA rules).
+    /// - Throws: ``ConfigurationError`` for an unknown or duplicate adapter id, an
+    ///   adapter-specific key the adapter does not accept, or an adapter that refuses its
+    ///   options; located in the configuration's source when it has one.
+    public init(
+        configuration: Configuration,
+        adapterTypes: [any PayloadAdapter.Type],
+        classifier: URLClassifier? = nil
+    ) throws(ConfigurationError) {
+        do throws(ConfigurationError) {
+            var types: [String: any PayloadAdapter.Type] = [LinkAdapter.id: LinkAdapter.self]
+            var known: [any PayloadAdapter.Type] = []
+            for type in adapterTypes {
+                if type.id == LinkAdapter.id { continue }
+                guard types[type.id] == nil else {
+                    throw ConfigurationError("adapter id '\(type.id)' is registered twice")
+                }
+                types[type.id] = type
+                known.append(type)
+            }
+            known.append(LinkAdapter.self)
+            var adapters: [any PayloadAdapter] = []
+            var byID: [String: any PayloadAdapter] = [:]
+            for (i, settings) in configuration.adapters.enumerated() {
+                let path: ConfigurationError.KeyPath = [.key("adapters"), .index(i)]
+                guard let type = types[settings.id] else {
+                    let names = types.keys.sorted().joined(separator: ", ")
+                    throw ConfigurationError("unknown adapter id '\(settings.id)'; known: \(names)", at: path.appending("id"))
+                }
+                let accepted = type.configurationKeys
+                for key in settings.options.keys where !accepted.contains(key) {
+                    let expected = (["id", "automaticallyOpenDeeplinks", "channels"] + accepted).joined(separator: ", ")
+                    throw ConfigurationError(
+                        "unknown key '\(key)' for adapter '\(settings.id)'; expected one of: \(expected)",
+                        at: path.appending(key)
+                    )
+                }
+                let adapterConfiguration = AdapterConfiguration(id: settings.id, options: settings.options, app: configuration.app)
+                let adapter: any PayloadAdapter
+                do throws(ConfigurationError) {
+                    adapter = try type.init(configuration: adapterConfiguration)
+                } catch {
+                    throw error.prefixed(by: path)
+                }
+                adapters.append(adapter)
+                byID[settings.id] = adapter
+            }
+            self.configuration = configuration
+            self.adapters = adapters
+            self.byID = byID
+            self.detectionOrder = adapters.filter { !($0 is LinkAdapter) }
+            self.link = LinkAdapter()
+            self.knownAdapterTypes = known
+            self.policy = HandlingPolicy(configuration: configuration, classifier: classifier)
+        } catch {
+            throw configuration.source?.locate(error) ?? error
+        }
+    }
+
+    /// The enabled adapter with this id (`link` is always available).
+    public func adapter(forVendor id: String) -> (any PayloadAdapter)? {
+        if let adapter = byID[id] { return adapter }
+        return id == LinkAdapter.id ? link : nil
+    }
+
+    /// The adapter that would normalize `input`.
+    /// - Throws: `unknownVendor` when the envelope names a vendor that is not enabled,
+    ///   `unrecognized` when no adapter recognizes the input.
+    public func adapter(for input: InputEvent) throws(NormalizationError) -> any PayloadAdapter {
+        if let vendor = input.vendor {
+            guard let adapter = adapter(forVendor: vendor) else {
+                let names = (adapters.map { type(of: $0).id } + [LinkAdapter.id]).joined(separator: ", ")
+                throw NormalizationError(.unknownVendor, "no enabled adapter has id '\(vendor)'; enabled: \(names)", path: "$.vendor")
+            }
+            guard adapter.recognizes(input) else {
+                throw NormalizationError(
+                    .unrecognized,
+                    "adapter '\(vendor)' does not recognize this \(input.kind.name)",
+                    path: "$.vendor"
+                )
+            }
+            return adapter
+        }
+        for adapter in detectionOrder where adapter.recognizes(input) {
+            return adapter
+        }
+        if link.recognizes(input) { return link }
+        throw NormalizationError(.unrecognized, "no enabled adapter recognizes this \(input.kind.name)")
+    }
+
+    /// Normalizes one input: picks the adapter, runs it, applies the policy.
+    /// - Throws: ``NormalizationError``.
+    public func normalize(_ input: InputEvent) throws(NormalizationError) -> Interaction {
+        let adapter = try adapter(for: input)
+        var interaction = try adapter.normalize(input)
+        interaction.vendor = type(of: adapter).id
+        return policy.apply(to: interaction, input: input)
+    }
+
+    /// Normalizes one envelope given as JSON.
+    /// - Throws: ``NormalizationError`` (`notAnObject`, `invalidEnvelope`, or the adapter's).
+    public func normalize(json: JSONValue) throws(NormalizationError) -> Interaction {
+        try normalize(InputEvent(json: json))
+    }
+
+    /// Normalizes one record of JSON text given as UTF-8 bytes, enforcing the
+    /// configuration's ``Limits``.
+    /// - Throws: ``NormalizationError`` (`limitExceeded`, `invalidJSON`, or as
+    ///   ``normalize(json:)``).
+    public func normalize(record: UnsafeBufferPointer<UInt8>) throws(NormalizationError) -> Interaction {
+        try normalize(json: parse(record: record))
+    }
+
+    /// Parses one record of JSON text, enforcing the configuration's ``Limits``.
+    /// - Throws: ``NormalizationError`` (`limitExceeded` or `invalidJSON`).
+    public func parse(record: UnsafeBufferPointer<UInt8>) throws(NormalizationError) -> JSONValue {
+        let limits = configuration.limits
+        if record.count > limits.maxRecordBytes {
+            throw NormalizationError(
+                .limitExceeded,
+                "record is \(record.count) bytes; limits.maxRecordBytes is \(limits.maxRecordBytes)"
+            )
+        }
+        do {
+            return try JSONParser(maximumDepth: limits.maxDepth).parse(record)
+        } catch {
+            if error.reason.hasPrefix("nesting deeper") {
+                throw NormalizationError(.limitExceeded, "\(error.reason) (limits.maxDepth) at column \(error.column)")
+            }
+            throw NormalizationError(.invalidJSON, error.description)
+        }
+    }
+}
