@@ -1,0 +1,11 @@
+public import TapRoute
+
+extension AdapterRegistry {
+    /// The adapters TapRoute ships, in the default detection order. ``LinkAdapter`` is
+    /// always known to a registry and is not listed.
+    public static let builtInAdapterTypes: [any PayloadAdapter.Type] = [
+    ]
+}
+
+/// The embedded default configuration: the repository's `config.yaml`, compiled in.
+public enum DefaultConfiguration {}
