@@ -26,11 +26,18 @@ struct NormalizeFiles: ParsableCommand {
     @Flag(name: .long, help: "Indent the output JSON (one record spans several lines).")
     var pretty = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Threads for JSON Lines (default: the number of processors). Output order never changes.", valueName: "n")
+    )
+    var jobs: Int?
+
     @Argument(help: ArgumentHelp("Input files; '-' or none for standard input.", valueName: "file"))
     var files: [String] = []
 
     func validate() throws {
         if let vendor, vendor.isEmpty { throw ValidationError("--vendor needs an adapter id") }
+        if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256") }
     }
 
     func run() throws {
@@ -41,6 +48,7 @@ struct NormalizeFiles: ParsableCommand {
         }
         let processor = RecordProcessor(registry: registry, vendor: vendor, pretty: pretty)
         let output = OutputSink()
+        let threads = jobs ?? ProcessInfo.processInfo.activeProcessorCount
         var failed = 0
         let inputs = files.isEmpty ? ["-"] : files
         for file in inputs {
@@ -53,7 +61,7 @@ struct NormalizeFiles: ParsableCommand {
             }
             let asLines = lines || file.hasSuffix(".jsonl") || file.hasSuffix(".ndjson")
             if asLines {
-                failed += processor.processLines(from: input, file: name, into: output)
+                failed += processor.processLines(from: input, file: name, into: output, jobs: threads)
             } else {
                 failed += processor.processDocument(from: input, file: name, into: output)
             }

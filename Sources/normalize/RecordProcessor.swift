@@ -1,3 +1,4 @@
+import Dispatch
 import TapRoute
 
 /// Turns input records into output records: one Interaction or one error per record.
@@ -6,13 +7,15 @@ struct RecordProcessor: Sendable {
     let vendor: String?
     let pretty: Bool
 
-    /// The output for one record of JSON text.
-    func output(for record: UnsafeBufferPointer<UInt8>, line: Int, file: String?) -> (bytes: [UInt8], failed: Bool) {
+    /// Appends the output for one record of JSON text to `out`; returns whether it failed.
+    func output(for record: UnsafeBufferPointer<UInt8>, line: Int, file: String?, into out: inout [UInt8]) -> Bool {
         do throws(NormalizationError) {
             let json = try registry.parse(record: record)
-            return (render(try normalize(json)), false)
+            render(try normalize(json), into: &out)
+            return false
         } catch {
-            return (renderError(error, line: line, file: file), true)
+            out.append(contentsOf: renderError(error, line: line, file: file))
+            return true
         }
     }
 
@@ -25,9 +28,13 @@ struct RecordProcessor: Sendable {
     func render(_ interaction: Interaction) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(512)
+        render(interaction, into: &out)
+        return out
+    }
+
+    func render(_ interaction: Interaction, into out: inout [UInt8]) {
         JSONWriter(pretty: pretty).write(interaction.jsonValue, into: &out)
         out.append(0x0A)
-        return out
     }
 
     func renderError(_ error: NormalizationError, line: Int, file: String?) -> [UInt8] {
@@ -44,66 +51,140 @@ struct RecordProcessor: Sendable {
         return out
     }
 
-    /// Processes JSON Lines, streaming; returns the number of failed records.
+    /// Processes JSON Lines, streaming, on up to `jobs` threads; returns the number of failed
+    /// records.
     ///
-    /// Memory stays bounded: a line longer than `limits.maxRecordBytes` is not kept — its
-    /// bytes are skipped up to the next newline and it yields one `limitExceeded` record.
-    func processLines(from input: InputSource, file: String?, into output: OutputSink) -> Int {
+    /// The input is read in blocks of whole lines; the lines of a block are split into `jobs`
+    /// contiguous runs normalized in parallel, and the runs' output is written in input order
+    /// before the next block is read. Memory stays bounded by the block size: a line longer
+    /// than `limits.maxRecordBytes` is not kept — its bytes are skipped up to the next newline
+    /// and it yields one `limitExceeded` record.
+    func processLines(from input: InputSource, file: String?, into output: OutputSink, jobs: Int) -> Int {
         let limit = registry.configuration.limits.maxRecordBytes
+        let blockSize = 1 << 20
         var failed = 0
-        var lineNumber = 0
-        var pending: [UInt8] = []  // the start of a line that continues in the next chunk
-        var inLine = false
-        var oversized = false
+        var linesBefore = 0  // lines consumed before the current block
+        var carry: [UInt8] = []  // the start of a line that continues in the next read
+        var skipping = false  // inside a line longer than the limit
 
-        func finish(_ record: UnsafeBufferPointer<UInt8>) {
-            lineNumber += 1
-            if oversized {
-                oversized = false
-                failed += 1
-                let error = NormalizationError(.limitExceeded, "record is longer than limits.maxRecordBytes (\(limit) bytes)")
-                output.append(renderError(error, line: lineNumber, file: file))
-                return
-            }
-            guard !Self.isBlank(record) else { return }
-            let result = self.output(for: record, line: lineNumber, file: file)
-            if result.failed { failed += 1 }
-            output.append(result.bytes)
+        func oversizedRecord() {
+            linesBefore += 1
+            failed += 1
+            let error = NormalizationError(.limitExceeded, "record is longer than limits.maxRecordBytes (\(limit) bytes)")
+            output.append(renderError(error, line: linesBefore, file: file))
         }
 
         while true {
-            let chunk = input.read()
+            let chunk = input.read(upTo: blockSize)
             if chunk.isEmpty { break }
-            chunk.withUnsafeBufferPointer { buffer in
-                var start = 0
-                while let newline = Self.index(of: 0x0A, in: buffer, from: start) {
-                    let segment = buffer[start..<newline]
-                    if inLine {
-                        if !oversized { pending.append(contentsOf: segment) }
-                        pending.withUnsafeBufferPointer { finish($0) }
-                        pending.removeAll(keepingCapacity: pending.capacity <= 1 << 20)
-                        inLine = false
-                    } else {
-                        finish(UnsafeBufferPointer(rebasing: segment))
+            guard let lastNewline = chunk.lastIndex(of: 0x0A) else {
+                if !skipping {
+                    carry.append(contentsOf: chunk)
+                    if carry.count > limit {
+                        skipping = true
+                        carry = []
                     }
-                    start = newline + 1
                 }
-                if start < buffer.count {
-                    inLine = true
-                    if !oversized {
-                        pending.append(contentsOf: buffer[start..<buffer.count])
-                        if pending.count > limit {
-                            oversized = true
-                            pending = []
-                        }
-                    }
+                continue
+            }
+            var blockStart = 0
+            if skipping {
+                // The oversized line ends at the first newline of this chunk.
+                let firstNewline = chunk.firstIndex(of: 0x0A) ?? lastNewline
+                oversizedRecord()
+                skipping = false
+                blockStart = firstNewline + 1
+                carry = []
+            }
+            if carry.isEmpty {
+                chunk.withUnsafeBufferPointer { buffer in
+                    let block = UnsafeBufferPointer(rebasing: buffer[blockStart..<(lastNewline + 1)])
+                    failed += processBlock(block, firstLine: linesBefore + 1, file: file, into: output, jobs: jobs)
+                    linesBefore += Self.count(of: 0x0A, in: block)
+                }
+            } else {
+                carry.append(contentsOf: chunk[blockStart...lastNewline])
+                carry.withUnsafeBufferPointer { block in
+                    failed += processBlock(block, firstLine: linesBefore + 1, file: file, into: output, jobs: jobs)
+                    linesBefore += Self.count(of: 0x0A, in: block)
+                }
+                carry.removeAll(keepingCapacity: carry.capacity <= 4 * blockSize)
+            }
+            if lastNewline + 1 < chunk.count {
+                carry.append(contentsOf: chunk[(lastNewline + 1)...])
+                if carry.count > limit {
+                    skipping = true
+                    carry = []
                 }
             }
         }
-        if inLine {
-            pending.withUnsafeBufferPointer { finish($0) }
+        if skipping {
+            oversizedRecord()
+        } else if !carry.isEmpty {
+            carry.append(0x0A)
+            failed += carry.withUnsafeBufferPointer { block in
+                processBlock(block, firstLine: linesBefore + 1, file: file, into: output, jobs: 1)
+            }
         }
         return failed
+    }
+
+    /// Normalizes the newline-terminated lines of `block`, in parallel runs, writing the
+    /// output in order; returns the number of failed records.
+    func processBlock(
+        _ block: UnsafeBufferPointer<UInt8>,
+        firstLine: Int,
+        file: String?,
+        into output: OutputSink,
+        jobs: Int
+    ) -> Int {
+        var lineEnds: [Int] = []
+        lineEnds.reserveCapacity(block.count / 256 + 1)
+        var i = 0
+        while let newline = Self.index(of: 0x0A, in: block, from: i) {
+            lineEnds.append(newline)
+            i = newline + 1
+        }
+        let runs = max(1, min(jobs, lineEnds.count / 64))
+        var results = [(bytes: [UInt8], failed: Int)](repeating: ([], 0), count: runs)
+        results.withUnsafeMutableBufferPointer { slots in
+            // Each run writes only its own slot and reads only its own lines of the block.
+            nonisolated(unsafe) let slots = slots
+            nonisolated(unsafe) let block = block
+            let lineEnds = lineEnds
+            let work: @Sendable (Int) -> Void = { run in
+                let from = lineEnds.count * run / runs
+                let to = lineEnds.count * (run + 1) / runs
+                var bytes: [UInt8] = []
+                bytes.reserveCapacity((to - from) * 600)
+                var failed = 0
+                var start = from == 0 ? 0 : lineEnds[from - 1] + 1
+                for index in from..<to {
+                    let record = UnsafeBufferPointer(rebasing: block[start..<lineEnds[index]])
+                    start = lineEnds[index] + 1
+                    guard !Self.isBlank(record) else { continue }
+                    if self.output(for: record, line: firstLine + index, file: file, into: &bytes) { failed += 1 }
+                }
+                slots[run] = (bytes, failed)
+            }
+            if runs == 1 {
+                work(0)
+            } else {
+                DispatchQueue.concurrentPerform(iterations: runs, execute: work)
+            }
+        }
+        var failed = 0
+        for result in results {
+            output.append(result.bytes)
+            failed += result.failed
+        }
+        return failed
+    }
+
+    static func count(of byte: UInt8, in buffer: UnsafeBufferPointer<UInt8>) -> Int {
+        var n = 0
+        for b in buffer where b == byte { n += 1 }
+        return n
     }
 
     /// Processes one JSON document: an envelope, or an array of envelopes.

@@ -15,6 +15,11 @@ struct Run {
     var lines: [String] { stdout.split(separator: "\n").map(String.init) }
 }
 
+/// Holds data produced on another thread; read only after the group is waited on.
+final class DataBox: @unchecked Sendable {
+    var data = Data()
+}
+
 /// Runs the `normalize` binary built next to the test bundle.
 func normalize(_ arguments: [String], stdin: String? = nil, in directory: String = TestPaths.repositoryRoot) throws -> Run {
     let products = Bundle.main.bundleURL.deletingLastPathComponent()
@@ -33,10 +38,21 @@ func normalize(_ arguments: [String], stdin: String? = nil, in directory: String
     process.standardError = err
     process.standardInput = input
     try process.run()
-    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-    try input.fileHandleForWriting.close()
+    // Write standard input and read standard error on other threads, so that a large input
+    // or output cannot fill a pipe and deadlock.
+    let writer = input.fileHandleForWriting
+    let data = Data((stdin ?? "").utf8)
+    let group = DispatchGroup()
+    DispatchQueue.global().async(group: group) {
+        writer.write(data)
+        try? writer.close()
+    }
+    let errorBox = DataBox()
+    let errorHandle = err.fileHandleForReading
+    DispatchQueue.global().async(group: group) { errorBox.data = errorHandle.readDataToEndOfFile() }
     let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
-    let stderrData = err.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    let stderrData = errorBox.data
     process.waitUntilExit()
     return Run(
         status: process.terminationStatus,
@@ -143,6 +159,26 @@ func normalize(_ arguments: [String], stdin: String? = nil, in directory: String
         #expect(route.status == 0)
         #expect(try JSONValue(parsing: route.lines[0])["destination"]?["name"] == "product")
         #expect(try JSONValue(parsing: route.lines[1])["destination"] == ["type": "app"])
+    }
+
+    @Test func parallelOutputIsIdenticalToSequentialAcrossBlocks() throws {
+        // About 3 MB, so lines straddle the 1 MiB read blocks; every 97th line is broken.
+        var input = ""
+        for i in 0..<12_000 {
+            if i % 97 == 0 {
+                input += "{\"kind\":\"url\",\"url\":\n"
+            } else {
+                input += #"{"kind":"url","url":"campaigndemoapp://products/\#(i)?pad=\#(String(repeating: "x", count: i % 300))"}"# + "\n"
+            }
+        }
+        let sequential = try normalize(["--lines", "--jobs", "1"], stdin: input)
+        let parallel = try normalize(["--lines", "--jobs", "4"], stdin: input)
+        #expect(sequential.status == 1)
+        #expect(parallel.stdout == sequential.stdout)
+        let lines = parallel.lines
+        #expect(lines.count == 12_000)
+        let errorLines = lines.compactMap { try? JSONValue(parsing: $0)["error"]?["line"]?.numberValue?.intValue }
+        #expect(errorLines == Array(stride(from: 1, through: 12_000, by: 97)))
     }
 
     @Test func usageErrorsExitTwo() throws {
