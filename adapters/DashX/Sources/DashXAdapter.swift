@@ -147,10 +147,7 @@ public struct DashXAdapter: PayloadAdapter {
                 )
             } catch {
                 warnings.append(
-                    Warning(
-                        .dashxUnreadable,
-                        "userInfo.dashx is a string that is not valid JSON (\(error.description)): \(consequence)"
-                    )
+                    Warning(.dashxUnreadable, "userInfo.dashx is a string that is not valid JSON: \(consequence)")
                 )
             }
             return nil
