@@ -4,6 +4,7 @@ import PackageDescription
 /// The vendor adapters: module name and folder under `adapters/`. Each folder holds
 /// `Sources/` (the module), `Vectors/` (conformance vectors) and `README.md`.
 let vendorAdapters: [(module: String, folder: String)] = [
+    ("DashXAdapter", "DashX"),
 ]
 
 let package = Package(
@@ -55,7 +56,8 @@ let package = Package(
         .testTarget(name: "TapRouteYAMLTests", dependencies: ["TapRouteYAML", "TapRouteAdapters", "TapRouteTestSupport"]),
         .testTarget(
             name: "ConformanceTests",
-            dependencies: ["TapRouteConformance", "TapRouteAdapters", "TapRouteTestSupport"],
+            dependencies: ["TapRouteConformance", "TapRouteAdapters", "TapRouteYAML", "TapRouteTestSupport"]
+                + vendorAdapters.map { .target(name: $0.module) },
             exclude: ["Vectors"]
         ),
         .testTarget(

@@ -24,7 +24,8 @@ defaults: {}
 
 # Enabled adapters; the order is the detection order. The `link` fallback for plain
 # custom-scheme and universal links is always consulted last.
-adapters: []
+adapters:
+  - id: dashx
 
 # Routes from URLs to screens; the first match wins. {name} captures one path segment,
 # a trailing * matches the rest; query items join the parameters.

@@ -1,0 +1,268 @@
+public import TapRoute
+
+/// Normalizes DashX push and local notifications.
+///
+/// DashX puts its fields in `userInfo["dashx"]` as a JSON **string**:
+///
+/// ```json
+/// {"aps": {"alert": {"title": "Order shipped", "body": "Track it"}},
+///  "dashx": "{\"id\":\"n-1\",\"title\":\"Order shipped\",\"body\":\"Track it\",\"url\":\"https://shop.example.com/t/1\"}"}
+/// ```
+///
+/// The notification's keys are snake_case (`id`, `title`, `body`, `url`, `screen_name`,
+/// `screen_data`, `click_action`, `rich_landing`, `action_buttons`); an action button's are
+/// camelCase (`identifier`, `label`, `url`, `screenName`, `screenData`, `clickAction`,
+/// `richLanding`). A tap resolves, first match wins: `screen_name` → a screen with
+/// `screen_data` as parameters; `rich_landing` and a `url` → the URL in an in-app browser;
+/// `url` → the URL; `click_action` → a click action; nothing → the app. A button tap
+/// resolves from that button's own fields only, a dismiss goes nowhere.
+///
+/// Where the DashX iOS SDK would drop a tap whose intent is plain (a missing title, the block
+/// as an object, a wrong-typed unrelated field), the adapter keeps the intent and warns;
+/// where the iOS and Android SDKs differ it follows iOS, or the plain intent, and warns.
+/// `adapters/DashX/README.md` lists every convention with its source.
+///
+/// The built-in handling is `automatic`: the DashX SDK opens deep links and rich landing
+/// pages itself unless the app claims them.
+public struct DashXAdapter: PayloadAdapter {
+    /// `dashx`.
+    public static let id = "dashx"
+    /// One line for `normalize adapters`.
+    public static let summary =
+        "DashX push and local notifications: userInfo[\"dashx\"] (a JSON string) with url, screen_name, rich_landing, click_action and action_buttons"
+
+    /// The deepest nesting read from the JSON strings DashX nests (`dashx`, `screen_data`,
+    /// `action_buttons`), matching the default record limit.
+    static let maximumNestedDepth = 128
+
+    /// Creates the adapter; it has no options.
+    public init(configuration: AdapterConfiguration) throws(ConfigurationError) {}
+
+    /// Creates the adapter.
+    public init() {}
+
+    /// Recognizes notifications whose `userInfo` has a `dashx` key.
+    public func recognizes(_ input: InputEvent) -> Bool {
+        guard case .notification(let userInfo, _, _) = input.kind else { return false }
+        return userInfo["dashx"] != nil
+    }
+
+    /// Normalizes a DashX notification response.
+    ///
+    /// Never fails for a notification: a `dashx` value that cannot be read gives the
+    /// destination `app` (`none` for a dismiss) with a `dashxUnreadable` warning.
+    /// - Throws: `unrecognized` for any input that is not a notification with a `dashx` key.
+    public func normalize(_ input: InputEvent) throws(NormalizationError) -> Interaction {
+        guard case .notification(let userInfo, let action, let origin) = input.kind, let raw = userInfo["dashx"] else {
+            throw NormalizationError(
+                .unrecognized,
+                "the dashx adapter reads notifications whose userInfo has a 'dashx' key, not this \(input.kind.name)"
+            )
+        }
+        let channel: Channel = origin == .local ? .local : .push
+        let payload = userInfo.removing(["aps", "dashx"])
+        var warnings: [Warning] = []
+        var trigger = Trigger(notificationAction: action)
+
+        guard let block = Self.readBlock(raw, dismissed: trigger == .dismiss, into: &warnings) else {
+            return Interaction(
+                vendor: Self.id,
+                channel: channel,
+                trigger: trigger,
+                destination: trigger == .dismiss ? .none : .app,
+                handling: .automatic,
+                payload: payload,
+                warnings: warnings
+            )
+        }
+
+        let notification = DashXFields(object: block, location: "dashx", names: .topLevel)
+        notification.validate(into: &warnings)
+        Self.checkRequired(notification, into: &warnings)
+
+        let buttons = Self.readButtons(block["action_buttons"], into: &warnings).map { button in
+            Button(id: button.id, label: button.label, destination: button.fields.resolve(into: &warnings))
+        }
+
+        let destination: Destination
+        switch trigger {
+        case .dismiss:
+            destination = .none
+        case .button(let id, _):
+            if let button = buttons.first(where: { $0.id == id }) {
+                trigger = .button(id: id, label: button.label)
+                destination = button.destination
+                if destination == .app, let fallback = notification.nonBlank("click_action") {
+                    warnings.append(
+                        Warning(
+                            .androidDiffers,
+                            "button '\(id)' has no destination of its own: the DashX iOS SDK does nothing, Android falls back to the top-level click_action '\(fallback)'"
+                        )
+                    )
+                }
+            } else {
+                destination = .app
+                let offered = buttons.isEmpty ? "there are no action buttons" : "no action button has that identifier"
+                warnings.append(
+                    Warning(
+                        .unknownButton,
+                        "action '\(id)' matches no button (\(offered)): the DashX iOS SDK does nothing and Android would use the top-level fields; the app is opened"
+                    )
+                )
+            }
+        case .tap, .open:
+            destination = notification.resolve(into: &warnings)
+        }
+
+        let id = notification.string("id").flatMap { $0.isEmpty ? nil : $0 }
+        return Interaction(
+            vendor: Self.id,
+            channel: channel,
+            trigger: trigger,
+            destination: destination,
+            handling: .automatic,
+            messageId: id,
+            payload: payload,
+            tracking: id.map { ["notificationId": .string($0)] } ?? [:],
+            buttons: buttons,
+            warnings: warnings
+        )
+    }
+
+    /// The DashX block: a JSON string holding an object (as sent), or an object (recovered,
+    /// with a warning). `nil`, with a warning, for anything else.
+    static func readBlock(_ raw: JSONValue, dismissed: Bool, into warnings: inout [Warning]) -> JSONObject? {
+        let consequence =
+            dismissed ? "the DashX SDKs ignore it" : "the DashX SDKs ignore the tap; the app is opened"
+        switch raw {
+        case .string(let text):
+            do {
+                let value = try JSONParser(maximumDepth: maximumNestedDepth).parse(text)
+                if case .object(let block) = value { return block }
+                warnings.append(
+                    Warning(
+                        .dashxUnreadable,
+                        "userInfo.dashx is a JSON string holding \(value.typeDescription), not an object: \(consequence)"
+                    )
+                )
+            } catch {
+                warnings.append(
+                    Warning(.dashxUnreadable, "userInfo.dashx is a string that is not valid JSON: \(consequence)")
+                )
+            }
+            return nil
+        case .object(let block):
+            warnings.append(
+                Warning(
+                    .dashxNotString,
+                    "userInfo.dashx is an object, not a JSON string: the DashX iOS SDK ignores it (no navigation, no tracking); read as intended"
+                )
+            )
+            return block
+        default:
+            warnings.append(
+                Warning(.dashxUnreadable, "userInfo.dashx is \(raw.typeDescription), not a JSON string: \(consequence)")
+            )
+            return nil
+        }
+    }
+
+    /// Warns about missing `id`, `title` and `body`, which the iOS SDK requires (Android
+    /// only `id`). A wrong-typed one was already reported by ``DashXFields/validate(into:)``.
+    static func checkRequired(_ notification: DashXFields, into warnings: inout [Warning]) {
+        for key in ["id", "title", "body"] {
+            guard notification.object[key]?.isNull ?? true else { continue }
+            let android =
+                key == "id"
+                ? "Android requires it too, and the tap cannot be tracked"
+                : "the Android SDK still shows the notification"
+            warnings.append(
+                Warning(
+                    .iOSWouldDrop,
+                    "dashx.\(key) is missing: the DashX iOS SDK requires it and would drop the tap (\(android)); the destination is kept"
+                )
+            )
+        }
+    }
+
+    /// One readable action button.
+    struct ActionButton {
+        /// Its `identifier`.
+        let id: String
+        /// Its `label`, when it is a string.
+        let label: String?
+        /// Its navigation fields.
+        let fields: DashXFields
+    }
+
+    /// The action buttons: an array, or a JSON string holding one (what the iOS SDK accepts;
+    /// Android rejects the whole payload). Buttons without a string `identifier` are
+    /// skipped; every problem is reported.
+    static func readButtons(_ value: JSONValue?, into warnings: inout [Warning]) -> [ActionButton] {
+        let elements: [JSONValue]
+        switch value {
+        case nil, .null:
+            return []
+        case .array(let array):
+            elements = array
+        case .string(let text):
+            guard case .array(let array)? = try? JSONParser(maximumDepth: maximumNestedDepth).parse(text) else {
+                warnings.append(
+                    Warning(
+                        .invalidActionButtons,
+                        "dashx.action_buttons is a string that is not a JSON array: the buttons are ignored (the DashX iOS SDK ignores them, Android rejects the whole payload)"
+                    )
+                )
+                return []
+            }
+            warnings.append(
+                Warning(
+                    .androidDiffers,
+                    "dashx.action_buttons is a JSON string: the DashX iOS SDK decodes it, the Android SDK rejects the whole payload; read as on iOS"
+                )
+            )
+            elements = array
+        case let other?:
+            warnings.append(
+                Warning(
+                    .invalidActionButtons,
+                    "dashx.action_buttons is \(other.typeDescription), not an array: the buttons are ignored (the DashX iOS SDK ignores them, Android rejects the whole payload)"
+                )
+            )
+            return []
+        }
+        let sdks = "the DashX iOS SDK drops every action button, Android the whole payload"
+        var buttons: [ActionButton] = []
+        for (index, element) in elements.enumerated() {
+            let location = "dashx.action_buttons[\(index)]"
+            guard case .object(let object) = element else {
+                warnings.append(
+                    Warning(
+                        .invalidActionButtons,
+                        "\(location) is \(element.typeDescription), not an object: skipped (\(sdks))"
+                    )
+                )
+                continue
+            }
+            guard let id = object["identifier"]?.stringValue else {
+                warnings.append(
+                    Warning(.invalidActionButtons, "\(location) has no string identifier: skipped (\(sdks))")
+                )
+                continue
+            }
+            let label = object["label"]?.stringValue
+            if label == nil {
+                warnings.append(
+                    Warning(
+                        .invalidActionButtons,
+                        "\(location) ('\(id)') has no string label: kept without one (\(sdks))"
+                    )
+                )
+            }
+            let fields = DashXFields(object: object, location: location, names: .button)
+            fields.validate(into: &warnings)
+            buttons.append(ActionButton(id: id, label: label, fields: fields))
+        }
+        return buttons
+    }
+}

@@ -1,0 +1,242 @@
+import TapRoute
+
+/// The key names one set of DashX fields uses: snake_case on the notification itself,
+/// camelCase on an action button (both SDKs' `CodingKeys` / `@SerialName`).
+struct FieldNames: Sendable {
+    /// `screen_name` / `screenName`.
+    let screenName: String
+    /// `screen_data` / `screenData`.
+    let screenData: String
+    /// `rich_landing` / `richLanding`.
+    let richLanding: String
+    /// `click_action` / `clickAction`.
+    let clickAction: String
+    /// Keys that must hold a string when present (besides a button's `identifier` and
+    /// `label`, which the button reader checks itself).
+    let stringKeys: [String]
+    /// Keys written in the other convention, which the SDKs ignore, with the key they read.
+    let otherCase: [(ignored: String, expected: String)]
+    /// How the SDKs read these fields, for warnings: "at the top level", "on a button".
+    let place: String
+    /// What a decoding failure of these fields costs in the SDKs, for warnings.
+    let decodeFailure: String
+
+    /// The notification's own fields.
+    static let topLevel = FieldNames(
+        screenName: "screen_name",
+        screenData: "screen_data",
+        richLanding: "rich_landing",
+        clickAction: "click_action",
+        stringKeys: ["id", "title", "body", "image", "url", "screen_name", "click_action", "interruption_level"],
+        otherCase: [
+            ("screenName", "screen_name"), ("screenData", "screen_data"), ("richLanding", "rich_landing"),
+            ("clickAction", "click_action"), ("actionButtons", "action_buttons"),
+        ],
+        place: "snake_case keys at the top level",
+        decodeFailure: "the DashX SDKs fail to decode the payload (the iOS SDK would drop the tap)"
+    )
+
+    /// An action button's fields.
+    static let button = FieldNames(
+        screenName: "screenName",
+        screenData: "screenData",
+        richLanding: "richLanding",
+        clickAction: "clickAction",
+        stringKeys: ["icon", "url", "screenName", "clickAction"],
+        otherCase: [
+            ("screen_name", "screenName"), ("screen_data", "screenData"), ("rich_landing", "richLanding"),
+            ("click_action", "clickAction"),
+        ],
+        place: "camelCase keys on a button",
+        decodeFailure: "the DashX iOS SDK drops every action button and Android the whole payload"
+    )
+}
+
+/// One object of DashX navigation fields — the notification itself or one action button —
+/// with where it is, for warnings (`dashx`, `dashx.action_buttons[1]`).
+struct DashXFields: Sendable {
+    /// The fields.
+    let object: JSONObject
+    /// Where they are in the payload.
+    let location: String
+    /// Which key names apply.
+    let names: FieldNames
+
+    /// The string under `key`; `nil` when absent, `null` or of another type (``validate(into:)``
+    /// reports the wrong type once).
+    func string(_ key: String) -> String? {
+        object[key]?.stringValue
+    }
+
+    /// The string under `key`, trimmed of whitespace, when that leaves something.
+    func nonBlank(_ key: String) -> String? {
+        guard let value = string(key)?.trimmingWhitespace, !value.isEmpty else { return nil }
+        return value
+    }
+
+    /// Reports fields of the wrong type, rich-landing values the SDKs do not understand,
+    /// and keys in the wrong case convention. A wrong-typed field is then ignored.
+    func validate(into warnings: inout [Warning]) {
+        for key in names.stringKeys {
+            guard let value = object[key], !value.isNull, value.stringValue == nil else { continue }
+            warnings.append(
+                Warning(
+                    .dashxInvalidField,
+                    "\(location).\(key) is \(value.typeDescription), not a string: \(names.decodeFailure); the field is ignored"
+                )
+            )
+        }
+        if let value = object[names.richLanding] {
+            let key = "\(location).\(names.richLanding)"
+            switch value {
+            case .null, .bool, .string("true"), .string("false"):
+                break
+            case .string(let s):
+                warnings.append(
+                    Warning(
+                        .dashxInvalidField,
+                        "\(key) is the string '\(s)'; only true, false, \"true\" and \"false\" are understood (the DashX iOS SDK reads it as false, Android as unset): treated as false"
+                    )
+                )
+            default:
+                warnings.append(
+                    Warning(
+                        .dashxInvalidField,
+                        "\(key) is \(value.typeDescription), not a boolean or \"true\"/\"false\"; both DashX SDKs read it as unset: treated as false"
+                    )
+                )
+            }
+        }
+        for (ignored, expected) in names.otherCase where object[ignored] != nil {
+            warnings.append(
+                Warning(
+                    .wrongKeyCase,
+                    "\(location).\(ignored) is ignored: both DashX SDKs read only \(names.place) (\(expected))"
+                )
+            )
+        }
+    }
+
+    /// Whether the rich-landing flag is set: `true` or the string `"true"`, as the iOS SDK
+    /// reads it.
+    var isRichLanding: Bool {
+        switch object[names.richLanding] {
+        case .bool(true), .string("true"): true
+        default: false
+        }
+    }
+
+    /// The destination these fields lead to, before policy. First match wins:
+    /// `screen_name` (trimmed, non-empty) → screen; `rich_landing` and a `url` → the URL in
+    /// an in-app browser; `url` → the URL; `click_action` (trimmed, non-empty) → click
+    /// action; nothing → the app.
+    func resolve(into warnings: inout [Warning]) -> Destination {
+        if let name = nonBlank(names.screenName) {
+            return .screen(name: name, parameters: screenParameters(into: &warnings))
+        }
+        if let url = url(into: &warnings) {
+            return .url(url, target: isRichLanding ? .inAppBrowser : .external)
+        }
+        if let action = nonBlank(names.clickAction) {
+            return .clickAction(action)
+        }
+        return .app
+    }
+
+    /// The `url`, trimmed (as Android does; the iOS SDK passes it to its URL parser as is),
+    /// or `nil` when absent or blank (neither SDK uses an empty URL).
+    func url(into warnings: inout [Warning]) -> String? {
+        guard let raw = string("url") else { return nil }
+        let trimmed = raw.trimmingWhitespace
+        guard !trimmed.isEmpty else { return nil }
+        if trimmed.utf8.count != raw.utf8.count {
+            warnings.append(
+                Warning(
+                    .androidDiffers,
+                    "\(location).url has leading or trailing whitespace: the DashX Android SDK trims it, the iOS SDK does not (its URL parser rejects a leading space); trimmed"
+                )
+            )
+        }
+        return trimmed
+    }
+
+    /// The screen's parameters from `screen_data`: an object, or a JSON string holding one.
+    /// Values that are not strings become strings as the Android SDK makes them (numbers and
+    /// Booleans their JSON text, objects and arrays compact JSON); `null` values are left out.
+    func screenParameters(into warnings: inout [Warning]) -> Parameters {
+        let key = "\(location).\(names.screenData)"
+        let map: JSONObject
+        switch object[names.screenData] {
+        case nil, .null:
+            return [:]
+        case .object(let o):
+            map = o
+        case .string(let text):
+            guard case .object(let o)? = try? JSONParser(maximumDepth: DashXAdapter.maximumNestedDepth).parse(text) else {
+                warnings.append(
+                    Warning(
+                        .invalidScreenData,
+                        "\(key) is a string that is not a JSON object: the screen opens without parameters, as in both DashX SDKs"
+                    )
+                )
+                return [:]
+            }
+            map = o
+        case let other?:
+            warnings.append(
+                Warning(
+                    .invalidScreenData,
+                    "\(key) is \(other.typeDescription), not an object: the screen opens without parameters, as in both DashX SDKs"
+                )
+            )
+            return [:]
+        }
+        var parameters: [(String, String)] = []
+        var converted = false
+        var droppedNull = false
+        for (name, value) in map {
+            switch value {
+            case .string(let s):
+                parameters.append((name, s))
+            case .null:
+                droppedNull = true
+            case .bool(let b):
+                converted = true
+                parameters.append((name, b ? "true" : "false"))
+            case .number(let n):
+                converted = true
+                parameters.append((name, n.text))
+            case .array, .object:
+                converted = true
+                parameters.append((name, value.jsonString()))
+            }
+        }
+        if converted || droppedNull {
+            var parts: [String] = []
+            if converted {
+                parts.append(
+                    "numbers and booleans became their JSON text and objects and arrays compact JSON, as the DashX Android SDK does"
+                )
+            }
+            if droppedNull { parts.append("null values were left out (Android makes them \"null\")") }
+            warnings.append(
+                Warning(
+                    .androidDiffers,
+                    "\(key) has values that are not strings; the DashX iOS SDK drops the whole map: "
+                        + parts.joined(separator: "; ")
+                )
+            )
+        }
+        return Parameters(parameters)
+    }
+}
+
+extension String {
+    /// The string without leading and trailing whitespace and newlines.
+    var trimmingWhitespace: String {
+        guard let first = firstIndex(where: { !$0.isWhitespace }),
+            let last = lastIndex(where: { !$0.isWhitespace })
+        else { return "" }
+        return String(self[first...last])
+    }
+}
