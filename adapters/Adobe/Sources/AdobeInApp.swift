@@ -127,7 +127,9 @@ extension AdobeAdapter {
     /// An `adbinapp:` click URL of an in-app message: Campaign's `confirm` / `cancel`, or
     /// Journey Optimizer's `dismiss`. Adobe opens the destination itself: built-in handling
     /// `automatic`.
-    static func inAppURL(_ url: String, messageId: String?) throws(NormalizationError) -> Interaction {
+    static func inAppURL(_ url: String, messageId envelopeMessageID: String?) throws(NormalizationError) -> Interaction {
+        // An empty message id counts as absent (the JSON form omits it).
+        let messageId = envelopeMessageID.flatMap { $0.isEmpty ? nil : $0 }
         let parts: URLParts
         do {
             parts = try URLParts.parse(url)

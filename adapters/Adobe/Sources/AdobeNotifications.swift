@@ -192,14 +192,13 @@ extension AdobeAdapter {
     }
 
     /// Why Adobe's Android SDK does not open `adb_uri` for a tap on the notification body
-    /// (it opens it only for `WEBURL` and `DEEPLINK`), or `nil` when it does.
+    /// (it opens it only for `WEBURL` and `DEEPLINK`), or `nil` when it does or when the
+    /// payload, like every iOS payload, states no `adb_a_type`.
     private static func androidBodyDifference(_ actionType: String?) -> String? {
         let stated: String
         switch actionType {
-        case "WEBURL", "DEEPLINK":
+        case nil, "WEBURL"?, "DEEPLINK"?:
             return nil
-        case nil:
-            stated = "adb_a_type is absent"
         case let type? where actionTypes.contains(type):
             stated = "adb_a_type is '\(type)'"
         case let type?:
