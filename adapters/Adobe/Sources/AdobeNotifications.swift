@@ -110,8 +110,7 @@ extension AdobeAdapter {
         let fields = FieldReader(location: "userInfo", object: userInfo)
         let uri = fields.string("adb_uri", warnings: &warnings)
         var tracking = JSONObject()
-        if let broadlogId = fields.string("_mId", warnings: &warnings) { tracking["broadlogId"] = .string(broadlogId) }
-        if let deliveryId = fields.string("_dId", warnings: &warnings) { tracking["deliveryId"] = .string(deliveryId) }
+        _ = campaignIDs(fields, into: &tracking, warnings: &warnings)
         let xdm = readXDM(userInfo["_xdm"], warnings: &warnings)
         if let object = xdm.object { tracking["_xdm"] = .object(object) }
         let actionType = fields.string("adb_a_type", warnings: &warnings)
