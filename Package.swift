@@ -5,6 +5,7 @@ import PackageDescription
 /// `Sources/` (the module), `Vectors/` (conformance vectors) and `README.md`.
 let vendorAdapters: [(module: String, folder: String)] = [
     ("DashXAdapter", "DashX"),
+    ("AdobeAdapter", "Adobe"),
 ]
 
 let package = Package(

@@ -1,4 +1,5 @@
 import DashXAdapter
+import AdobeAdapter
 public import TapRoute
 
 extension AdapterRegistry {
@@ -6,6 +7,7 @@ extension AdapterRegistry {
     /// always known to a registry and is not listed.
     public static let builtInAdapterTypes: [any PayloadAdapter.Type] = [
         DashXAdapter.self,
+        AdobeAdapter.self,
     ]
 }
 

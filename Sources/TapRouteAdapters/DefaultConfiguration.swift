@@ -26,6 +26,11 @@ defaults: {}
 # custom-scheme and universal links is always consulted last.
 adapters:
   - id: dashx
+  - id: adobe
+    # Adobe's SDKs open Journey Optimizer push links (adb_uri) and in-app message links
+    # themselves, but never Campaign push `uri` or local `adb_deeplink`. This entry leaves
+    # every Adobe push to the app, AJO included; delete it to get Adobe's own behaviour.
+    channels: {push: {automaticallyOpenDeeplinks: false}}
 
 # Routes from URLs to screens; the first match wins. {name} captures one path segment,
 # a trailing * matches the rest; query items join the parameters.

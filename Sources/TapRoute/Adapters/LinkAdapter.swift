@@ -34,7 +34,9 @@ public struct LinkAdapter: PayloadAdapter {
         switch input.kind {
         case .url(let u, let id):
             url = u
-            messageId = id
+            // An empty message id counts as absent: the JSON form omits it, so keeping ""
+            // would not survive a round trip.
+            messageId = id.flatMap { $0.isEmpty ? nil : $0 }
         case .userActivity(let type, let u) where type == InputEvent.browsingWebActivityType:
             url = u
         default:

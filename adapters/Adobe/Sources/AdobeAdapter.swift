@@ -1,0 +1,127 @@
+public import TapRoute
+
+/// Adobe's click-through conventions: Campaign Standard (ACP/AEP Campaign) push, local
+/// notifications and in-app messages, and Journey Optimizer (AEP Messaging) push and in-app
+/// links.
+///
+/// | input | flavour | destination | built-in handling |
+/// | --- | --- | --- | --- |
+/// | notification with `_mId` / `_dId` | Campaign Standard push | `uri` | `app` (the SDK never opens `uri`) |
+/// | notification with `_xdm` / `adb_uri` / another `adb_` push key | Journey Optimizer push | `adb_uri`, `adb_act` buttons | `automatic` (the SDK opens `adb_uri`) |
+/// | notification with `adb_deeplink`, or `origin: local` with `broadlogId` / `deliveryId` | Campaign local notification | `adb_deeplink` | `app` |
+/// | `inAppMessage` whose message has `"type":"iam"` and template `alert` | Campaign alert | `url` on confirm, `none` on cancel | `automatic` |
+/// | `url` with scheme `adbinapp` | Campaign fullscreen (`confirm`, `cancel`) or Journey Optimizer (`dismiss`) click | `url` / `link` query item | `automatic` |
+///
+/// `adapters/Adobe/README.md` lists every convention with its source and every deliberate
+/// difference from Adobe's SDKs.
+public struct AdobeAdapter: PayloadAdapter {
+    /// `adobe`.
+    public static let id = "adobe"
+    /// One line for `normalize adapters`.
+    public static let summary =
+        "Adobe Campaign Standard push (uri, _mId, _dId), Journey Optimizer push (adb_uri, _xdm, adb_act), local notifications (adb_deeplink), alert messages and adbinapp:// in-app click URLs"
+
+    /// Creates the adapter; it has no options of its own.
+    public init(configuration: AdapterConfiguration) throws(ConfigurationError) {}
+
+    /// Creates the adapter.
+    public init() {}
+
+    /// Whether the input is Adobe's: a notification with Adobe's keys, an `adbinapp:` URL, or
+    /// an in-app message whose `type` is `iam`.
+    public func recognizes(_ input: InputEvent) -> Bool {
+        switch input.kind {
+        case .notification(let userInfo, _, let origin):
+            return NotificationFlavour(userInfo: userInfo, origin: origin) != nil
+        case .url(let url, _):
+            return Self.hasInAppScheme(url)
+        case .inAppMessage(let message, _):
+            return message["type"] == .string("iam")
+        case .userActivity, .vendorEvent:
+            return false
+        }
+    }
+
+    /// Normalizes an Adobe notification, in-app message or in-app click URL.
+    /// - Throws: `invalidPayload` where Adobe's SDK declines the input too (an alert without
+    ///   title, content or cancel text; an `adbinapp:` link with an unsupported host or an
+    ///   empty query), `invalidEnvelope` for an alert action other than its buttons, and
+    ///   `unrecognized` for input that is not Adobe's.
+    public func normalize(_ input: InputEvent) throws(NormalizationError) -> Interaction {
+        switch input.kind {
+        case .notification(let userInfo, let action, let origin):
+            guard let flavour = NotificationFlavour(userInfo: userInfo, origin: origin) else { break }
+            let trigger = Trigger(notificationAction: action)
+            switch flavour {
+            case .campaignPush(let channel):
+                return Self.campaignPush(userInfo, channel: channel, trigger: trigger)
+            case .journeyOptimizerPush(let channel):
+                return Self.journeyOptimizerPush(userInfo, channel: channel, trigger: trigger)
+            case .campaignLocal:
+                return Self.campaignLocal(userInfo, trigger: trigger)
+            }
+        case .url(let url, let messageId):
+            guard Self.hasInAppScheme(url) else { break }
+            return try Self.inAppURL(url, messageId: messageId)
+        case .inAppMessage(let message, let action):
+            guard message["type"] == .string("iam") else { break }
+            return try Self.inAppMessage(message, action: action)
+        case .userActivity, .vendorEvent:
+            break
+        }
+        throw NormalizationError(.unrecognized, "the adobe adapter does not recognize this \(input.kind.name)")
+    }
+
+    /// Whether `url` starts with `adbinapp:` (any letter case), the scheme of Adobe's in-app
+    /// message click URLs.
+    static func hasInAppScheme(_ url: String) -> Bool {
+        let prefix = "adbinapp:".utf8
+        var bytes = url.utf8.makeIterator()
+        for expected in prefix {
+            guard let b = bytes.next() else { return false }
+            let lowered = (b >= 0x41 && b <= 0x5A) ? b | 0x20 : b
+            guard lowered == expected else { return false }
+        }
+        return true
+    }
+}
+
+/// Which of Adobe's notification conventions a `userInfo` follows.
+enum NotificationFlavour: Equatable {
+    /// Campaign Standard push: `uri`, `_mId`, `_dId`.
+    case campaignPush(Channel)
+    /// Journey Optimizer (AEP Messaging) push: `adb_uri`, `_xdm`, `adb_a_type`, `adb_act`.
+    case journeyOptimizerPush(Channel)
+    /// A Campaign local notification: `adb_deeplink` plus the rule's `userData`.
+    case campaignLocal
+
+    /// Keys only Journey Optimizer pushes carry.
+    static let journeyOptimizerKeys = ["_xdm", "adb_uri", "adb_a_type", "adb_act", "adb_iam_id", "adb_media"]
+
+    /// The flavour of `userInfo`, or `nil` when it is not Adobe's.
+    ///
+    /// `adb_deeplink` marks a Campaign local notification whatever the origin (Adobe's own
+    /// handler sample tells local from push by that key alone); a local notification without
+    /// it is still Campaign's when its `userData` carries `broadlogId` or `deliveryId`. Then
+    /// Journey Optimizer keys, then Campaign Standard's `_mId` / `_dId`.
+    init?(userInfo: JSONObject, origin: InputEvent.NotificationOrigin) {
+        if userInfo["adb_deeplink"] != nil {
+            self = .campaignLocal
+            return
+        }
+        if origin == .local, userInfo["broadlogId"] != nil || userInfo["deliveryId"] != nil {
+            self = .campaignLocal
+            return
+        }
+        let channel: Channel = origin == .local ? .local : .push
+        if Self.journeyOptimizerKeys.contains(where: { userInfo[$0] != nil }) {
+            self = .journeyOptimizerPush(channel)
+            return
+        }
+        if userInfo["_mId"] != nil || userInfo["_dId"] != nil {
+            self = .campaignPush(channel)
+            return
+        }
+        return nil
+    }
+}

@@ -1,0 +1,323 @@
+import TapRoute
+
+// MARK: - Campaign alert messages
+
+extension AdobeAdapter {
+    /// A Campaign rules consequence `{"id","type":"iam","detail":{"template":"alert",…}}` and
+    /// the button pressed. Adobe opens the confirm `url` itself: built-in handling
+    /// `automatic`.
+    static func inAppMessage(_ message: JSONObject, action: String?) throws(NormalizationError) -> Interaction {
+        var warnings: [Warning] = []
+        let messageId = message["id"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        guard let detailValue = message["detail"], !detailValue.isNull else {
+            throw .invalidPayload(
+                "message.detail is missing: Adobe drops a rules consequence without details",
+                path: "$.message.detail"
+            )
+        }
+        guard case .object(let detail) = detailValue else {
+            throw .invalidPayload(
+                "message.detail is \(detailValue.typeDescription), not an object: Adobe drops a rules consequence without details",
+                path: "$.message.detail"
+            )
+        }
+        guard !detail.isEmpty else {
+            throw .invalidPayload(
+                "message.detail is empty: Adobe drops a rules consequence without details",
+                path: "$.message.detail"
+            )
+        }
+        switch detail["template"] {
+        case .string("alert")?:
+            break
+        case .string("fullscreen")?:
+            throw .invalidPayload(
+                "message.detail.template is 'fullscreen': a fullscreen message's buttons arrive as adbinapp:// url envelopes, not as an inAppMessage",
+                path: "$.message.detail.template"
+            )
+        case .string("local")?:
+            throw .invalidPayload(
+                "message.detail.template is 'local': a local notification rule is tapped as a notification envelope with origin 'local'",
+                path: "$.message.detail.template"
+            )
+        case .string(let other)?:
+            throw .invalidPayload(
+                "message.detail.template '\(other)' is not alert, fullscreen or local",
+                path: "$.message.detail.template"
+            )
+        case let other:
+            throw .invalidPayload(
+                "message.detail.template is \(other?.typeDescription ?? "missing"); expected 'alert'",
+                path: "$.message.detail.template"
+            )
+        }
+        _ = try requiredAlertText(detail, "title")
+        _ = try requiredAlertText(detail, "content")
+        let cancel = try requiredAlertText(detail, "cancel")
+        let fields = FieldReader(location: "message.detail", object: detail)
+        let confirm = fields.string("confirm", warnings: &warnings)
+        let url = fields.string("url", warnings: &warnings)
+
+        let confirmDestination: Destination = url.map { .url($0, target: .external) } ?? .app
+        // Adobe adds the cancel action first, then confirm when it has text.
+        var buttons = [Button(id: "cancel", label: cancel, destination: .none)]
+        if let confirm { buttons.append(Button(id: "confirm", label: confirm, destination: confirmDestination)) }
+
+        let trigger: Trigger
+        let destination: Destination
+        switch action {
+        case "confirm"?:
+            guard let confirm else {
+                throw .invalidEnvelope(
+                    "action is 'confirm' but the alert has no confirm button (message.detail.confirm is missing or empty)",
+                    path: "$.action"
+                )
+            }
+            trigger = .button(id: "confirm", label: confirm)
+            destination = confirmDestination
+        case "cancel"?:
+            trigger = .button(id: "cancel", label: cancel)
+            destination = .none
+        case nil:
+            throw .invalidEnvelope(
+                "an Adobe alert is answered by one of its buttons: action must be 'confirm' or 'cancel'",
+                path: "$.action"
+            )
+        case let other?:
+            throw .invalidEnvelope(
+                "action '\(other)' is not a button of an Adobe alert; expected 'confirm' or 'cancel'",
+                path: "$.action"
+            )
+        }
+        return Interaction(
+            vendor: id,
+            channel: .inApp,
+            trigger: trigger,
+            destination: destination,
+            handling: .automatic,
+            messageId: messageId,
+            buttons: buttons,
+            warnings: warnings
+        )
+    }
+
+    /// A text Adobe requires (a non-empty string) or the error saying Adobe drops the alert.
+    private static func requiredAlertText(_ detail: JSONObject, _ key: String) throws(NormalizationError) -> String {
+        let problem: String
+        switch detail[key] {
+        case .string(let s)? where !s.isEmpty:
+            return s
+        case .string?:
+            problem = "is empty"
+        case nil, .null?:
+            problem = "is missing"
+        case let other?:
+            problem = "is \(other.typeDescription), not a string"
+        }
+        throw .invalidPayload(
+            "message.detail.\(key) \(problem): Adobe drops an alert without a non-empty \(key)",
+            path: "$.message.detail.\(key)"
+        )
+    }
+}
+
+// MARK: - adbinapp:// click URLs
+
+extension AdobeAdapter {
+    /// An `adbinapp:` click URL of an in-app message: Campaign's `confirm` / `cancel`, or
+    /// Journey Optimizer's `dismiss`. Adobe opens the destination itself: built-in handling
+    /// `automatic`.
+    static func inAppURL(_ url: String, messageId envelopeMessageID: String?) throws(NormalizationError) -> Interaction {
+        // An empty message id counts as absent (the JSON form omits it).
+        let messageId = envelopeMessageID.flatMap { $0.isEmpty ? nil : $0 }
+        let parts: URLParts
+        do {
+            parts = try URLParts.parse(url)
+        } catch {
+            throw .invalidPayload("the in-app click URL \(error.reason): Adobe's SDK declines it", path: "$.url")
+        }
+        switch parts.host {
+        case "confirm", "cancel":
+            return try campaignClick(parts, messageId: messageId)
+        case "dismiss":
+            return journeyOptimizerClick(parts, messageId: messageId)
+        case "":
+            throw .invalidPayload(
+                "the adbinapp link has no host: Adobe's SDK declines it (expected confirm or cancel for Campaign, dismiss for Journey Optimizer)",
+                path: "$.url"
+            )
+        case let host:
+            throw .invalidPayload(
+                "adbinapp host '\(host)' is not confirm or cancel (Campaign) or dismiss (Journey Optimizer): Adobe's SDK declines the link",
+                path: "$.url"
+            )
+        }
+    }
+
+    /// `adbinapp://confirm/?id=<broadlogId>,<deliveryId>,<tag>&url=<encoded>` or
+    /// `adbinapp://cancel?id=…,5`, as Campaign's fullscreen message delegate reads them.
+    private static func campaignClick(_ parts: URLParts, messageId: String?) throws(NormalizationError) -> Interaction {
+        let host = parts.host
+        let items = RawQueryItem.items(of: parts.query)
+        guard !items.isEmpty else {
+            throw .invalidPayload(
+                "the adbinapp://\(host) link has an empty query: Adobe's Campaign SDK declines it",
+                path: "$.url"
+            )
+        }
+        var warnings: [Warning] = []
+        var tracking = JSONObject()
+        let idValue = RawQueryItem.last("id", in: items)?.value ?? ""
+        let tokens = idValue.split(separator: ",", omittingEmptySubsequences: false)
+        let tracked = tokens.count == 3 && ["3", "4", "5"].contains(tokens[2])
+        if tracked {
+            tracking["broadlogId"] = .string(String(tokens[0]))
+            tracking["deliveryId"] = .string(String(tokens[1]))
+            tracking["action"] = .string(String(tokens[2]))
+        } else {
+            let what = idValue.isEmpty ? "the link has no id" : "id '\(idValue)' is not broadlogId,deliveryId,tag with tag 3, 4 or 5"
+            warnings.append(
+                Warning(
+                    .untrackedInteraction,
+                    "\(what): Adobe's SDK records no click or view for it and opens nothing; TapRoute keeps the destination the host gives"
+                )
+            )
+        }
+        var payload = JSONObject()
+        for item in items where item.name != "id" && item.name != "url" {
+            payload[item.name] = .string(item.value)
+        }
+        let urlItem = RawQueryItem.last("url", in: items).flatMap { $0.value.isEmpty ? nil : $0 }
+
+        let trigger: Trigger = .button(id: host)
+        let destination: Destination
+        if host == "confirm", let urlItem {
+            var target = urlItem.value
+            if containsToken(target) {
+                if let messageId {
+                    target = replacingToken(in: target, with: messageId)
+                } else {
+                    warnings.append(
+                        Warning(
+                            .tokenNotExpanded,
+                            "the url holds the token 'messageId' but the envelope has no messageId to put in its place; Adobe's SDK opens nothing without one"
+                        )
+                    )
+                }
+            }
+            if urlItem.rawValue.contains("+") {
+                warnings.append(
+                    Warning(
+                        .androidDiffers,
+                        "the url contains '+', which Adobe's iOS SDK keeps; its Android SDK decodes the query with URLDecoder and turns '+' into a space"
+                    )
+                )
+            }
+            if !payload.isEmpty {
+                let names = payload.keys.map { "'\($0)'" }.joined(separator: ", ")
+                warnings.append(
+                    Warning(
+                        .unencodedAmpersand,
+                        "the link has query items besides id and url (\(names)): an unencoded '&' in the destination splits it, as it does in Adobe's SDK, so the url is '\(target)'"
+                    )
+                )
+            }
+            destination = .url(target, target: .external)
+        } else if host == "confirm" {
+            destination = .app
+        } else {
+            destination = .none
+            if tracked, let urlItem {
+                warnings.append(
+                    Warning(
+                        .cancelWithURL,
+                        "the cancel link carries url '\(urlItem.value)': Adobe's SDK opens it with the click event, TapRoute treats cancel as nothing to do"
+                    )
+                )
+            }
+        }
+        return Interaction(
+            vendor: id,
+            channel: .inApp,
+            trigger: trigger,
+            destination: destination,
+            handling: .automatic,
+            messageId: messageId,
+            payload: payload,
+            tracking: tracking,
+            warnings: warnings
+        )
+    }
+
+    /// `adbinapp://dismiss?interaction=…&animate=…&link=<encoded>`, as Journey Optimizer's
+    /// message delegate reads it: `interaction` is tracked, `link` decoded twice and opened.
+    private static func journeyOptimizerClick(_ parts: URLParts, messageId: String?) -> Interaction {
+        let items = RawQueryItem.items(of: parts.query)
+        var warnings: [Warning] = []
+        var tracking = JSONObject()
+        if let interaction = RawQueryItem.last("interaction", in: items)?.value, !interaction.isEmpty {
+            tracking["interaction"] = .string(interaction)
+        }
+        var payload = JSONObject()
+        for item in items where !["interaction", "animate", "link"].contains(item.name) {
+            payload[item.name] = .string(item.value)
+        }
+        let destination: Destination
+        if let once = RawQueryItem.last("link", in: items)?.value, !once.isEmpty {
+            if let twice = strictlyPercentDecoded(once) {
+                destination = twice.isEmpty ? .none : .url(twice, target: .external)
+            } else {
+                warnings.append(
+                    Warning(
+                        .iOSWouldDrop,
+                        "link '\(once)' cannot be percent-decoded a second time: Adobe's iOS SDK (removingPercentEncoding) opens nothing; TapRoute keeps the link decoded once"
+                    )
+                )
+                destination = .url(once, target: .external)
+            }
+        } else {
+            destination = .none
+        }
+        return Interaction(
+            vendor: id,
+            channel: .inApp,
+            trigger: .button(id: "dismiss"),
+            destination: destination,
+            handling: .automatic,
+            messageId: messageId,
+            payload: payload,
+            tracking: tracking,
+            warnings: warnings
+        )
+    }
+
+    /// Campaign's click-URL token: the literal text `messageId`.
+    static let messageIDToken = "messageId"
+
+    /// Whether `text` holds the token (without `String.contains(_:)`, which needs macOS 13).
+    static func containsToken(_ text: String) -> Bool {
+        var rest = text[...]
+        while !rest.isEmpty {
+            if rest.hasPrefix(messageIDToken) { return true }
+            rest = rest.dropFirst()
+        }
+        return false
+    }
+
+    /// `text` with every occurrence of `messageId` replaced by `value`, as Campaign's
+    /// `expandTokens` does.
+    static func replacingToken(in text: String, with value: String) -> String {
+        var out = ""
+        var rest = text[...]
+        while let first = rest.first {
+            if rest.hasPrefix(messageIDToken) {
+                out += value
+                rest = rest.dropFirst(messageIDToken.count)
+            } else {
+                out.append(first)
+                rest = rest.dropFirst()
+            }
+        }
+        return out
+    }
+}
