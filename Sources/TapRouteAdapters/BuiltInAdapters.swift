@@ -1,9 +1,11 @@
+import BirdAdapter
 public import TapRoute
 
 extension AdapterRegistry {
     /// The adapters TapRoute ships, in the default detection order. ``LinkAdapter`` is
     /// always known to a registry and is not listed.
     public static let builtInAdapterTypes: [any PayloadAdapter.Type] = [
+        BirdAdapter.self,
     ]
 }
 
