@@ -24,7 +24,11 @@ defaults: {}
 
 # Enabled adapters; the order is the detection order. The `link` fallback for plain
 # custom-scheme and universal links is always consulted last.
-adapters: []
+adapters:
+  # Bird: no adapter-wide automaticallyOpenDeeplinks. Its built-in default already leaves
+  # DEEP_LINK actions to the app and opens URL actions, as Bird's SDK does; a `false` here
+  # would stop URL actions opening too (adapters/Bird/README.md).
+  - id: bird
 
 # Routes from URLs to screens; the first match wins. {name} captures one path segment,
 # a trailing * matches the rest; query items join the parameters.
