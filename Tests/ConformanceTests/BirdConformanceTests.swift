@@ -2,78 +2,30 @@ import BirdAdapter
 import Foundation
 import TapRoute
 import TapRouteAdapters
+import TapRouteConformance
+import TapRouteTestSupport
+import TapRouteYAML
 import Testing
 
-/// The Bird adapter's vectors (`adapters/Bird/Vectors`), run through the full built-in
-/// registry, plus the adapter's own contract checks.
+/// The Bird adapter's vectors (`adapters/Bird/Vectors`) through the conformance kit, with the
+/// full built-in registry on the repository's `config.yaml`, plus the adapter's own checks.
 @Suite struct BirdConformanceTests {
-    static let repository = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let vectorsDirectory = repository.appendingPathComponent("adapters/Bird/Vectors")
+    static let vectorsDirectory = TestPaths.path("adapters/Bird/Vectors")
 
-    static let vectorFiles: [String] = {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: vectorsDirectory.path)) ?? []
-        return names.filter { $0.hasSuffix(".json") }.sorted()
-    }()
-
-    /// The base configuration: the repository's `config.yaml` as JSON. Interim, until the
-    /// conformance kit (which reads `config.yaml` itself) is on main.
-    static let baseConfiguration: JSONObject = [
-        "version": 1,
-        "app": ["schemes": ["campaigndemoapp", "taptalkio"], "domains": ["web.taptalk.io"]],
-        "defaults": [:],
-        "adapters": [["id": "bird"]],
-        "routes": [["url": "campaigndemoapp://products/{id}", "screen": "product"]],
-        "security": [
-            "allowedSchemes": ["https", "http", "campaigndemoapp", "taptalkio", "tel", "mailto"],
-            "allowedHosts": [],
-            "maxURLLength": 4096,
-        ],
-        "limits": ["maxRecordBytes": 1_048_576, "maxDepth": 128],
-    ]
-
-    static func registry(replacing overrides: JSONObject = [:]) throws -> AdapterRegistry {
-        var document = baseConfiguration
-        for (key, value) in overrides { document[key] = value }
-        return try AdapterRegistry(
-            configuration: Configuration(json: .object(document)),
-            adapterTypes: AdapterRegistry.builtInAdapterTypes
-        )
+    @Test func birdAdapterConforms() async throws {
+        try await AdapterConformanceTest(
+            adapter: BirdAdapter.self,
+            vectors: .directory(Self.vectorsDirectory),
+            options: .init(
+                baseConfiguration: .yaml(DefaultConfiguration.yaml),
+                registryAdapters: AdapterRegistry.builtInAdapterTypes
+            )
+        ).run()
     }
 
-    static func load(_ url: URL) throws -> JSONValue {
-        try JSONParser().parse([UInt8](Data(contentsOf: url)))
-    }
-
-    @Test func thereAreAtLeastFifteenVectors() {
-        #expect(Self.vectorFiles.count >= 15)
-    }
-
-    @Test(arguments: vectorFiles)
-    func vector(_ name: String) throws {
-        let vector = try #require(try Self.load(Self.vectorsDirectory.appendingPathComponent(name)).objectValue)
-        #expect(Set(vector.keys).isSubset(of: ["description", "input", "config", "expected"]), "\(name)")
-        let description = vector["description"]?.stringValue ?? ""
-        #expect(!description.isEmpty, "\(name) needs a description")
-        let input = try #require(vector["input"], "\(name) has no input")
-        let expected = try #require(vector["expected"], "\(name) has no expected")
-        let registry = try Self.registry(replacing: vector["config"]?.objectValue ?? [:])
-        if let expectedError = expected["error"]?.objectValue {
-            do {
-                let produced = try registry.normalize(json: input)
-                Issue.record("\(name): expected an error, got \(produced.jsonString())")
-            } catch {
-                #expect(error.code.rawValue == expectedError["code"]?.stringValue, "\(name): \(error)")
-                if let path = expectedError["path"]?.stringValue {
-                    #expect(error.path == path, "\(name): \(error)")
-                }
-            }
-        } else {
-            let produced = try registry.normalize(json: input)
-            #expect(produced.jsonValue == expected, "\(name): got \(produced.jsonString())")
-            // The expected output is itself a valid canonical Interaction.
-            #expect(try Interaction(jsonValue: expected) == produced, "\(name)")
-        }
+    @Test func birdVectorsAreEnough() throws {
+        let vectors = try ConformanceVectors.directory(Self.vectorsDirectory)
+        #expect(vectors.vectors.count >= 15)
     }
 
     @Test func recognizesOnlyBirdShapedVendorEvents() {
@@ -187,21 +139,14 @@ import Testing
         #expect(throws: NormalizationError.self) { try adapter.normalize(.url("campaigndemoapp://inbox")) }
     }
 
-    @Test func normalizationIsDeterministic() throws {
-        let registry = try Self.registry()
-        for name in Self.vectorFiles {
-            let vector = try Self.load(Self.vectorsDirectory.appendingPathComponent(name))
-            let input = try #require(vector["input"])
-            func outcome() -> JSONValue {
-                do { return try registry.normalize(json: input).jsonValue } catch { return ["error": error.jsonValue] }
-            }
-            #expect(outcome() == outcome(), "\(name)")
-        }
-    }
-
     @Test func exampleEnvelopeNormalizes() throws {
-        let example = try Self.load(Self.repository.appendingPathComponent("examples/bird-deep-link.json"))
-        let interaction = try Self.registry().normalize(json: example)
+        let registry = try AdapterRegistry(
+            configuration: YAMLConfiguration.parse(yaml: DefaultConfiguration.yaml),
+            adapterTypes: AdapterRegistry.builtInAdapterTypes
+        )
+        let text = try String(contentsOfFile: TestPaths.path("examples/bird-deep-link.json"), encoding: .utf8)
+        let example = try JSONValue(parsing: text)
+        let interaction = try registry.normalize(json: example)
         #expect(interaction.vendor == "bird")
         #expect(interaction.destination.url != nil)
         #expect(interaction.handling == .app)
