@@ -193,7 +193,7 @@ private struct EchoAdapter: PayloadAdapter {
 
     @Test func adapterConfigurationErrorsNameTheKeyPath() throws {
         let unknownKey: JSONValue = ["adapters": [["id": "echo", "colour": "red"]]]
-        #expect(throws: ConfigurationError("unknown key 'colour' for adapter 'echo'; expected one of: id, automaticallyOpenDeeplinks, channels, key", at: ["adapters", 0, "colour"])) {
+        #expect(throws: ConfigurationError("unknown key 'colour' for adapter 'echo'; expected one of: id, automaticallyOpenDeeplinks, channels, key", at: ["adapters", 0, "colour"], isAboutKey: true)) {
             try registry(unknownKey)
         }
         let badValue: JSONValue = ["adapters": [["id": "echo", "key": ""]]]
