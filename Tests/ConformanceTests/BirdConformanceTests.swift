@@ -147,9 +147,16 @@ import Testing
         let text = try String(contentsOfFile: TestPaths.path("examples/bird-deep-link.json"), encoding: .utf8)
         let example = try JSONValue(parsing: text)
         let interaction = try registry.normalize(json: example)
-        #expect(interaction.vendor == "bird")
-        #expect(interaction.destination.url != nil)
-        #expect(interaction.handling == .app)
+        // The envelope says automaticallyOpenDeeplinks: false, the deep link is the app's
+        // scheme, and the payload string holds a JSON object.
+        let expected = try JSONValue(
+            parsing: #"""
+                {"vendor":"bird","channel":"push","trigger":{"type":"button","id":"btn-shop"},
+                 "destination":{"type":"url","url":"campaigndemoapp://search?q=caf%C3%A9%20au%20lait","target":"app"},
+                 "handling":"app","payload":{"orderId":"409","source":"push"}}
+                """#
+        )
+        #expect(interaction.jsonValue == expected, "\(interaction.jsonString())")
     }
 
     @Test func birdIsABuiltInAdapter() {
