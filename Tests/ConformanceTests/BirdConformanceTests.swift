@@ -97,6 +97,20 @@ import Testing
         }
     }
 
+    @Test func longUnknownValuesAreShortenedInMessages() throws {
+        let long = String(repeating: "X", count: 5000)
+        let interaction = try BirdAdapter().normalize(InputEvent(.vendorEvent(["type": "Tap", "action": ["type": .string(long)]])))
+        let message = try #require(interaction.warnings.first?.message)
+        #expect(message.utf8.count < 300)
+        #expect(message.contains("(5000 bytes)"))
+        do {
+            _ = try BirdAdapter().normalize(InputEvent(.vendorEvent(["type": .string(long), "action": ["type": "URL"]])))
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.message.utf8.count < 300)
+        }
+    }
+
     @Test func payloadStrings() throws {
         let adapter = BirdAdapter()
         func payload(_ value: JSONValue) throws -> JSONObject {

@@ -59,8 +59,8 @@ public struct BirdAdapter: PayloadAdapter {
     /// - Throws: `notAnInteraction` for a `Received` event; `invalidPayload` when `type` is
     ///   missing or not one of Bird's, `action` is missing or not an object, `action.type` is
     ///   missing or not a string, a `Button`'s `action.identifier` is missing, empty or not a
-    ///   string, or `payload` is neither
-    ///   a string nor an object; `unrecognized` for an input that is not a `vendorEvent`.
+    ///   string, or `payload` is neither a string nor an object; `unrecognized` for an input
+    ///   that is not a `vendorEvent`.
     public func normalize(_ input: InputEvent) throws(NormalizationError) -> Interaction {
         guard case .vendorEvent(let event) = input.kind else {
             throw NormalizationError(
@@ -114,7 +114,7 @@ public struct BirdAdapter: PayloadAdapter {
         }
         guard let type = BirdInteractionType(spelling: name) else {
             throw .invalidPayload(
-                "type '\(name)' is not a Bird interaction type (Tap, Button or Received)",
+                "type \(Self.quoted(name)) is not a Bird interaction type (Tap, Button or Received)",
                 path: "$.event.type"
             )
         }
@@ -157,7 +157,7 @@ public struct BirdAdapter: PayloadAdapter {
             warnings.append(
                 Warning(
                     .unknownActionType,
-                    "action type '\(typeName)' is not OPEN_APP, URL or DEEP_LINK; the app is opened"
+                    "action type \(Self.quoted(typeName)) is not OPEN_APP, URL or DEEP_LINK; the app is opened"
                 )
             )
             return (.app, .app)
@@ -237,6 +237,13 @@ public struct BirdAdapter: PayloadAdapter {
                 path: "$.event.payload"
             )
         }
+    }
+
+    /// `'value'`, or its first 100 characters and its length when it is longer, so that a
+    /// hostile value cannot blow up a message.
+    private static func quoted(_ value: String) -> String {
+        guard value.count > 100 else { return "'\(value)'" }
+        return "'\(value.prefix(100))…' (\(value.utf8.count) bytes)"
     }
 
     private static func isJSONWhitespace(_ byte: UInt8) -> Bool {
