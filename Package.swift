@@ -6,6 +6,7 @@ import PackageDescription
 let vendorAdapters: [(module: String, folder: String)] = [
     ("DashXAdapter", "DashX"),
     ("AdobeAdapter", "Adobe"),
+    ("BirdAdapter", "Bird"),
 ]
 
 let package = Package(

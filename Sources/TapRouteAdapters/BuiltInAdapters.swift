@@ -1,5 +1,6 @@
 import DashXAdapter
 import AdobeAdapter
+import BirdAdapter
 public import TapRoute
 
 extension AdapterRegistry {
@@ -8,6 +9,7 @@ extension AdapterRegistry {
     public static let builtInAdapterTypes: [any PayloadAdapter.Type] = [
         DashXAdapter.self,
         AdobeAdapter.self,
+        BirdAdapter.self,
     ]
 }
 

@@ -31,6 +31,10 @@ adapters:
     # themselves, but never Campaign push `uri` or local `adb_deeplink`. This entry leaves
     # every Adobe push to the app, AJO included; delete it to get Adobe's own behaviour.
     channels: {push: {automaticallyOpenDeeplinks: false}}
+  # Bird: no adapter-wide automaticallyOpenDeeplinks. Its built-in default already leaves
+  # DEEP_LINK actions to the app and opens URL actions, as Bird's SDK does; a `false` here
+  # would stop URL actions opening too (adapters/Bird/README.md).
+  - id: bird
 
 # Routes from URLs to screens; the first match wins. {name} captures one path segment,
 # a trailing * matches the rest; query items join the parameters.

@@ -1,0 +1,57 @@
+/// The kinds of Bird notification interaction (`type` of the interaction object).
+///
+/// The web SDK documents `Received`, `Tap` and `Button`; the iOS SDK exposes the same as a
+/// raw-valued enum whose raw values are not public, so any letter case is accepted.
+enum BirdInteractionType: Sendable, Hashable {
+    /// The notification was delivered; not a user interaction.
+    case received
+    /// The user tapped the notification body.
+    case tap
+    /// The user tapped one of the notification's buttons.
+    case button
+
+    /// Reads a spelling: `Tap`, `tap`, `TAP`, … (case-insensitive).
+    init?(spelling: String) {
+        switch spelling.lowercased() {
+        case "tap": self = .tap
+        case "button": self = .button
+        case "received": self = .received
+        default: return nil
+        }
+    }
+}
+
+/// What a Bird template action does (`action.type`).
+///
+/// The web SDK documents `OPEN_APP`, `URL` and `DEEP_LINK`; the iOS SDK's enum cases read
+/// `openApp`, `openUrl` (or `openURL`) and `openDeepLink`. Spellings are compared without
+/// letter case, `_` or `-`, so `open_app`, `deepLink`, `deep_link`, `OPEN_URL` and `url` are
+/// accepted too.
+enum BirdActionType: Sendable, Hashable {
+    /// "Open App": just open the app.
+    case openApp
+    /// "Open URL": open the app, then the URL (the system picks the handler).
+    case url
+    /// "Open Deep Link": open the app; the SDK opens the link only when told to.
+    case deepLink
+
+    /// Reads a spelling, or returns `nil` for an action type Bird does not document.
+    init?(spelling: String) {
+        let folded = String(spelling.lowercased().unicodeScalars.filter { $0 != "_" && $0 != "-" })
+        switch folded {
+        case "openapp": self = .openApp
+        case "url", "openurl": self = .url
+        case "deeplink", "opendeeplink": self = .deepLink
+        default: return nil
+        }
+    }
+
+    /// The web SDK's (documented) spelling, for messages.
+    var documentedName: String {
+        switch self {
+        case .openApp: "OPEN_APP"
+        case .url: "URL"
+        case .deepLink: "DEEP_LINK"
+        }
+    }
+}
