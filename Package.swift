@@ -4,6 +4,7 @@ import PackageDescription
 /// The vendor adapters: module name and folder under `adapters/`. Each folder holds
 /// `Sources/` (the module), `Vectors/` (conformance vectors) and `README.md`.
 let vendorAdapters: [(module: String, folder: String)] = [
+    ("TapTalkAdapter", "TapTalk"),
 ]
 
 let package = Package(

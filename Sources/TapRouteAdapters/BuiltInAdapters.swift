@@ -1,9 +1,11 @@
 public import TapRoute
+import TapTalkAdapter
 
 extension AdapterRegistry {
     /// The adapters TapRoute ships, in the default detection order. ``LinkAdapter`` is
     /// always known to a registry and is not listed.
     public static let builtInAdapterTypes: [any PayloadAdapter.Type] = [
+        TapTalkAdapter.self,
     ]
 }
 
