@@ -1,0 +1,159 @@
+public import TapRoute
+
+/// A deterministic generator of hostile inputs for property checks: arbitrary JSON values,
+/// envelopes of every kind filled with arbitrary content, and mutations of known-good inputs.
+///
+/// The same seed always gives the same input, so a failure found by a property check can be
+/// replayed from the seed it prints.
+public struct HostileJSON: Sendable {
+    private var state: UInt64
+    private let adapterID: String
+    private let seeds: [JSONValue]
+
+    /// Creates a generator.
+    /// - Parameters:
+    ///   - seed: the random seed.
+    ///   - adapterID: an adapter id to use in `vendor` fields sometimes.
+    ///   - seeds: known-good inputs (e.g. vector inputs) to mutate.
+    public init(seed: UInt64, adapterID: String = "link", seeds: [JSONValue] = []) {
+        self.state = seed
+        self.adapterID = adapterID
+        self.seeds = seeds
+    }
+
+    private mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    private mutating func below(_ n: Int) -> Int { n <= 1 ? 0 : Int(next() % UInt64(n)) }
+    private mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
+    private mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
+
+    /// Strings that tend to break parsers and URL handling.
+    public static let interestingStrings: [String] = [
+        "", " ", "\t", "\u{0}", "null", "true", "42", "{}", "[]", "{\"a\":", "%", "%00", "%zz", "%2F", "%25",
+        "javascript:alert(1)", "JAVASCRIPT:alert(1)", "data:text/html,<script>", "file:///etc/passwd",
+        "vbscript:msgbox", " javascript:alert(1)", "java\nscript:alert(1)", "https://", "https://:80",
+        "https://host:99999/", "https://[::1", "https://user@host/", "http://xn--n3h.example/", "https://例え.jp/パス",
+        "campaigndemoapp://products/%00", "campaigndemoapp://products/42?ref=push", "taptalkio://", "tel:+1555",
+        "mailto:a@b.c", "adbinapp://confirm/?id=a,b,3&url=javascript%3Aalert(1)", "adbinapp://cancel?id=a,b,5",
+        "adbinapp://", "adbinapp://dismiss?link=", "https://web.taptalk.io/chat/%", "https://web.taptalk.io//",
+        "\u{FFFD}", "\u{202E}evil", "😀", String(repeating: "a", count: 5000), "com.apple.UNNotificationDismissActionIdentifier",
+        "com.apple.UNNotificationDefaultActionIdentifier",
+    ]
+
+    /// Keys that vendors use, so that generated objects reach vendor code paths.
+    public static let interestingKeys: [String] = [
+        "kind", "userInfo", "action", "origin", "url", "uri", "adb_uri", "adb_deeplink", "adb_a_type", "adb_act", "_xdm",
+        "_mId", "_dId", "dashx", "id", "title", "body", "screen_name", "screen_data", "click_action", "rich_landing",
+        "action_buttons", "identifier", "label", "screenName", "screenData", "richLanding", "clickAction", "type",
+        "payload", "event", "message", "detail", "template", "content", "cancel", "confirm", "data", "room", "roomID",
+        "user", "messageID", "localID", "body", "aps", "alert", "vendor", "phase", "webpageURL", "activityType",
+        "automaticallyOpenDeeplinks",
+    ]
+
+    /// An arbitrary JSON value of at most `depth` levels.
+    public mutating func value(depth: Int = 4) -> JSONValue {
+        switch below(depth <= 0 ? 4 : 7) {
+        case 0: return .null
+        case 1: return .bool(chance(50))
+        case 2: return .number(pick([JSONNumber(0), JSONNumber(-1), JSONNumber(Int.max), JSONNumber(text: "1e999999")!, JSONNumber(0.5)]))
+        case 3: return .string(string())
+        case 4: return .array((0..<below(4)).map { _ in value(depth: depth - 1) })
+        case 5, 6: return .object(object(depth: depth - 1))
+        default: return .null
+        }
+    }
+
+    /// An arbitrary string: an interesting one, one embedding JSON, or random scalars.
+    public mutating func string() -> String {
+        switch below(4) {
+        case 0, 1: return pick(Self.interestingStrings)
+        case 2:
+            var copy = self
+            let embedded = copy.value(depth: 2).jsonString()
+            self = copy
+            return embedded
+        default:
+            return String(String.UnicodeScalarView((0..<below(12)).compactMap { _ in Unicode.Scalar(UInt32(below(0x3000))) }))
+        }
+    }
+
+    /// An arbitrary object whose keys are mostly vendor keys.
+    public mutating func object(depth: Int) -> JSONObject {
+        var o = JSONObject()
+        for _ in 0..<below(6) {
+            o[chance(80) ? pick(Self.interestingKeys) : string()] = value(depth: depth)
+        }
+        return o
+    }
+
+    /// An arbitrary input record: an envelope of any kind, a bare userInfo, a mutated seed,
+    /// or any JSON value.
+    public mutating func input() -> JSONValue {
+        switch below(10) {
+        case 0: return value(depth: 3)
+        case 1, 2, 3:
+            if !seeds.isEmpty { return mutate(pick(seeds), depth: 0) }
+            return .object(object(depth: 3))
+        case 4:
+            var o = JSONObject()
+            o["kind"] = "notification"
+            o["userInfo"] = .object(object(depth: 3))
+            if chance(50) { o["action"] = .string(string()) }
+            if chance(30) { o["origin"] = .string(pick(["remote", "local", "other"])) }
+            return decorate(o)
+        case 5:
+            return decorate(["kind": "url", "url": .string(string())])
+        case 6:
+            return decorate(["kind": "userActivity", "activityType": "NSUserActivityTypeBrowsingWeb", "webpageURL": .string(string())])
+        case 7:
+            return decorate(["kind": "inAppMessage", "message": .object(object(depth: 3)), "action": .string(string())])
+        case 8:
+            return decorate(["kind": "vendorEvent", "event": .object(object(depth: 3))])
+        default:
+            return .object(object(depth: 3))
+        }
+    }
+
+    private mutating func decorate(_ envelope: JSONObject) -> JSONValue {
+        var o = envelope
+        if chance(10) { o["vendor"] = .string(pick([adapterID, "link", "nope"])) }
+        if chance(20) { o["phase"] = chance(90) ? .string(pick(["cold", "warm"])) : value(depth: 1) }
+        if chance(10) { o["automaticallyOpenDeeplinks"] = chance(90) ? .bool(chance(50)) : value(depth: 1) }
+        return .object(o)
+    }
+
+    /// `value` with one random part replaced, removed or retyped; strings that hold JSON are
+    /// mutated inside.
+    public mutating func mutate(_ value: JSONValue, depth: Int) -> JSONValue {
+        if depth > 6 || chance(15) { return self.value(depth: 2) }
+        switch value {
+        case .object(var o):
+            guard !o.isEmpty else { return .object(object(depth: 2)) }
+            let key = o.keys[below(o.count)]
+            switch below(4) {
+            case 0: o.removeValue(forKey: key)
+            case 1: o[key] = self.value(depth: 2)
+            default: o[key] = mutate(o[key] ?? .null, depth: depth + 1)
+            }
+            return .object(o)
+        case .array(var a):
+            guard !a.isEmpty else { return .array([self.value(depth: 2)]) }
+            let i = below(a.count)
+            if chance(30) { a.remove(at: i) } else { a[i] = mutate(a[i], depth: depth + 1) }
+            return .array(a)
+        case .string(let s):
+            if let inner = try? JSONValue(parsing: s), inner.objectValue != nil || inner.arrayValue != nil {
+                return .string(mutate(inner, depth: depth + 1).jsonString())
+            }
+            return chance(50) ? .string(string()) : .string(s + string())
+        default:
+            return self.value(depth: 1)
+        }
+    }
+}

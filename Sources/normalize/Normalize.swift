@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import TapRoute
+import TapRouteAdapters
+import TapRouteYAML
+
+/// `normalize`: vendor payloads in, canonical Interaction JSON out.
+@main
+struct Normalize: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "normalize",
+        abstract: "Turn push, in-app and link payloads from any vendor into canonical Interaction JSON.",
+        discussion: """
+            Reads input envelopes (docs/model.md) and writes one JSON object per input: the \
+            Interaction, or {"error":{"code","message","line","path"}}. Exit status: 0 when every \
+            record normalized, 1 when some failed, 2 for usage or configuration errors.
+            """,
+        subcommands: [NormalizeFiles.self, CheckConfig.self, ListAdapters.self, RouteURLs.self],
+        defaultSubcommand: NormalizeFiles.self
+    )
+
+    /// Runs the command, mapping usage errors to exit status 2 as documented.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let failure as ConfigurationFailure {
+            FileHandle.standardError.write(Data((failure.description + "\n").utf8))
+            Foundation.exit(2)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                exit(withError: error)
+            }
+            let message = fullMessage(for: error)
+            if !message.isEmpty {
+                FileHandle.standardError.write(Data((message + "\n").utf8))
+            }
+            if let exitCode = error as? ExitCode {
+                Foundation.exit(exitCode.rawValue)
+            }
+            Foundation.exit(2)
+        }
+    }
+}
+
+/// The `--config` option shared by the subcommands.
+struct ConfigurationOptions: ParsableArguments {
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The registry configuration (YAML).",
+            discussion: "Without it, ./config.yaml is read when present, else the embedded default configuration.",
+            valueName: "file"
+        )
+    )
+    var config: String?
+
+    /// The configuration to use, and where it came from.
+    func loadConfiguration() throws(ConfigurationError) -> (Configuration, String) {
+        if let config {
+            return (try YAMLConfiguration.load(contentsOf: config), config)
+        }
+        if FileManager.default.fileExists(atPath: "config.yaml") {
+            return (try YAMLConfiguration.load(contentsOf: "config.yaml"), "config.yaml")
+        }
+        return (try YAMLConfiguration.parse(yaml: DefaultConfiguration.yaml, file: "<embedded config.yaml>"), "<embedded config.yaml>")
+    }
+
+    /// The registry for the configuration, with every built-in adapter known.
+    func loadRegistry() throws -> AdapterRegistry {
+        do throws(ConfigurationError) {
+            let (configuration, _) = try loadConfiguration()
+            return try AdapterRegistry(configuration: configuration, adapterTypes: AdapterRegistry.builtInAdapterTypes)
+        } catch {
+            throw ConfigurationFailure(error: error)
+        }
+    }
+}
+
+/// A configuration error, reported as `file:line:column: error: …` with exit status 2.
+struct ConfigurationFailure: Error, CustomStringConvertible {
+    let error: ConfigurationError
+    var description: String { error.description }
+}

@@ -1,0 +1,126 @@
+import ArgumentParser
+import Foundation
+import TapRoute
+import TapRouteAdapters
+import TapRouteYAML
+
+/// `normalize check-config [FILE]`: validate a configuration and show what it means.
+struct CheckConfig: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check-config",
+        abstract: "Validate a configuration and print the effective adapters, policy and routes.",
+        discussion: "Exit status 0 when the configuration is valid, 2 with file:line:column and the key path when it is not."
+    )
+
+    @Argument(help: ArgumentHelp("The configuration file; default: --config, ./config.yaml, or the embedded default.", valueName: "file"))
+    var file: String?
+
+    @OptionGroup var options: ConfigurationOptions
+
+    func run() throws {
+        var options = self.options
+        if let file { options.config = file }
+        let registry = try options.loadRegistry()
+        let (_, source) = try loadSource(options)
+        let c = registry.configuration
+        var out = "configuration: \(source) (valid)\n"
+        out += "app:\n  schemes: \(c.app.schemes.joined(separator: ", "))\n  domains: \(c.app.domains.joined(separator: ", "))\n"
+        if let appID = c.app.appID { out += "  appID: \(appID)\n" }
+        for (domain, path) in c.app.aasa.sorted(by: { $0.key < $1.key }) { out += "  aasa: \(domain) -> \(path)\n" }
+        out += "adapters (detection order; link is the fallback for links):\n"
+        var ids = registry.adapters.map { type(of: $0).id }
+        if !ids.contains(LinkAdapter.id) { ids.append(LinkAdapter.id) }
+        for id in ids {
+            guard let adapter = registry.adapter(forVendor: id) else { continue }
+            out += "  - \(id): \(type(of: adapter).summary)\n"
+            let settings = c.adapter(id)
+            var policy: [String] = []
+            if let value = c.defaults.automaticallyOpenDeeplinks { policy.append("defaults: \(value)") }
+            if let value = settings?.policy.automaticallyOpenDeeplinks { policy.append("adapter: \(value)") }
+            for channel in Channel.allCases {
+                if let value = settings?.channels[channel]?.automaticallyOpenDeeplinks { policy.append("\(channel.rawValue): \(value)") }
+            }
+            out += "      automaticallyOpenDeeplinks: \(policy.isEmpty ? "vendor defaults" : policy.joined(separator: ", "))\n"
+            if let options = settings?.options, !options.isEmpty {
+                out += "      options: \(JSONValue.object(options).jsonString())\n"
+            }
+        }
+        out += "routes (first match wins):\n"
+        if c.routes.isEmpty { out += "  (none)\n" }
+        for route in c.routes { out += "  - \(route.pattern) -> \(route.screen)\n" }
+        out += "security:\n  allowedSchemes: \(c.security.allowedSchemes.joined(separator: ", "))\n"
+        out += "  allowedHosts: \(c.security.allowedHosts.isEmpty ? "(any)" : c.security.allowedHosts.joined(separator: ", "))\n"
+        out += "  maxURLLength: \(c.security.maxURLLength)\n"
+        out += "limits:\n  maxRecordBytes: \(c.limits.maxRecordBytes)\n  maxDepth: \(c.limits.maxDepth)\n"
+        print(out, terminator: "")
+    }
+
+    private func loadSource(_ options: ConfigurationOptions) throws -> (Configuration, String) {
+        do throws(ConfigurationError) {
+            return try options.loadConfiguration()
+        } catch {
+            throw ConfigurationFailure(error: error)
+        }
+    }
+}
+
+/// `normalize adapters`: list the adapters this build knows.
+struct ListAdapters: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "adapters",
+        abstract: "List the registered adapters, with a one-line description each and whether the configuration enables them."
+    )
+
+    @OptionGroup var options: ConfigurationOptions
+
+    func run() throws {
+        let registry = try options.loadRegistry()
+        let enabled = Set(registry.adapters.map { type(of: $0).id })
+        for type in registry.knownAdapterTypes {
+            let state = type.id == LinkAdapter.id ? "fallback" : enabled.contains(type.id) ? "enabled" : "disabled"
+            print("\(type.id.padding(toLength: 10, withPad: " ", startingAt: 0)) \(state.padding(toLength: 9, withPad: " ", startingAt: 0)) \(type.summary)")
+        }
+    }
+}
+
+/// `normalize route URL…`: show where URLs lead under the configuration.
+struct RouteURLs: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "route",
+        abstract: "Print the destination each URL resolves to under the configuration (safety, routes, target, handling).",
+        discussion: "Each URL is normalized as a {\"kind\":\"url\"} envelope; one JSON object per URL is printed."
+    )
+
+    @OptionGroup var options: ConfigurationOptions
+
+    @Flag(name: .long, help: "Indent the output JSON.")
+    var pretty = false
+
+    @Argument(help: ArgumentHelp("The URLs to classify.", valueName: "url"))
+    var urls: [String]
+
+    func validate() throws {
+        if urls.isEmpty { throw ValidationError("give at least one URL") }
+    }
+
+    func run() throws {
+        let registry = try options.loadRegistry()
+        var failed = false
+        for url in urls {
+            var o: JSONObject = ["url": .string(url)]
+            do throws(NormalizationError) {
+                let interaction = try registry.normalize(.url(url))
+                o["vendor"] = .string(interaction.vendor)
+                o["channel"] = .string(interaction.channel.rawValue)
+                o["destination"] = interaction.destination.jsonValue
+                o["handling"] = .string(interaction.handling.rawValue)
+                if !interaction.warnings.isEmpty { o["warnings"] = .array(interaction.warnings.map(\.jsonValue)) }
+            } catch {
+                failed = true
+                o["error"] = error.jsonValue
+            }
+            print(JSONValue.object(o).jsonString(pretty: pretty))
+        }
+        if failed { throw ExitCode(1) }
+    }
+}
