@@ -27,7 +27,8 @@ extension TapTalkAdapter {
     /// Normalizes a TapTalk push tapped, dismissed, or answered with an action button.
     func normalizePush(_ format: PushFormat, action: String?, origin: InputEvent.NotificationOrigin) -> Interaction {
         var warnings: [Warning] = []
-        let message: JSONObject
+        // nil: the Android body holds no message (already warned about).
+        let message: JSONObject?
         let location: String
         switch format {
         case .iOS(let m):
@@ -39,8 +40,10 @@ extension TapTalkAdapter {
             case .success(let m):
                 message = m
             case .failure(let problem):
-                message = [:]
-                warnings.append(Warning(.missingMessage, "the TapTalk Android push's body \(problem.reason); no room can be read"))
+                message = nil
+                warnings.append(
+                    Warning(.missingMessage, "the TapTalk Android push's body \(problem.reason); no room can be read, so the room list is shown")
+                )
             }
         }
 
@@ -58,7 +61,7 @@ extension TapTalkAdapter {
                 )
             )
         case .tap, .open:
-            var roomID = Self.roomID(in: message, location: location, warnings: &warnings)
+            var roomID = message.map { Self.roomID(in: $0, location: location, warnings: &warnings) } ?? ""
             if !roomID.isEmpty, let problem = Self.roomIDProblem(roomID) {
                 warnings.append(
                     Warning(.invalidRoomID, "the room ID at \(location).room.roomID \(problem); the room list is shown instead")
@@ -74,8 +77,8 @@ extension TapTalkAdapter {
             trigger: trigger,
             destination: destination,
             handling: .app,
-            messageId: Self.nonEmptyString(message["messageID"]) ?? Self.nonEmptyString(message["localID"]),
-            payload: Self.payload(of: message),
+            messageId: Self.nonEmptyString(message?["messageID"]) ?? Self.nonEmptyString(message?["localID"]),
+            payload: message.map(Self.payload(of:)) ?? [:],
             warnings: warnings
         )
     }
