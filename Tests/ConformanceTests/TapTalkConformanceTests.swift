@@ -1,6 +1,7 @@
 import TapRoute
 import TapRouteAdapters
 import TapRouteConformance
+import TapRouteTestSupport
 import TapRouteYAML
 import TapTalkAdapter
 import Testing
@@ -8,12 +9,8 @@ import Testing
 /// The TapTalk adapter against its vectors (`adapters/TapTalk/Vectors`) and the adapter
 /// contract, through the full built-in registry configured by the repository's `config.yaml`.
 @Suite struct TapTalkConformanceTests {
-    /// `adapters/TapTalk/Vectors`, found from this file's location.
-    static let vectorsDirectory: String = {
-        var components = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        components.removeLast(3)  // Tests/ConformanceTests/<this file>
-        return (components + ["adapters", "TapTalk", "Vectors"]).joined(separator: "/")
-    }()
+    /// `adapters/TapTalk/Vectors`.
+    static let vectorsDirectory = TestPaths.path("adapters/TapTalk/Vectors")
 
     @Test func tapTalkConforms() async throws {
         try await AdapterConformanceTest(
