@@ -42,7 +42,7 @@ extension TapTalkAdapter {
             case .failure(let problem):
                 message = nil
                 warnings.append(
-                    Warning(.missingMessage, "the TapTalk Android push's body \(problem.reason); no room can be read, so the room list is shown")
+                    Warning(.missingMessage, "the TapTalk Android push's body \(problem.reason); no room can be read")
                 )
             }
         }
