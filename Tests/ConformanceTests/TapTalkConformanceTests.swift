@@ -1,3 +1,4 @@
+import Foundation
 import TapRoute
 import TapRouteAdapters
 import TapRouteConformance
@@ -50,6 +51,19 @@ import Testing
         #expect(adapter.hosts == ["web.taptalk.io"])
         #expect(adapter.schemes == ["taptalkio"])
         #expect(adapter.screens == TapTalkAdapter.ScreenNames(chatRoom: "chatRoom", roomList: "roomList"))
+    }
+
+    @Test func theShippedAASAFileIsTheDocsExampleAsValidJSON() throws {
+        let text = try String(
+            contentsOfFile: TestPaths.path("adapters/TapTalk/apple-app-site-association.json"),
+            encoding: .utf8
+        )
+        let details = try #require(try JSONValue(parsing: text)["applinks"]?["details"]?.arrayValue)
+        #expect(details.count == 1)
+        #expect(details.first?["appID"] == "ABCDE12345.com.example.app")
+        #expect(details.first?["paths"] == ["NOT /e/*", "*", "/"])
+        // config.yaml shows how to enable it.
+        #expect(DefaultConfiguration.yaml.contains("aasa: {web.taptalk.io: adapters/TapTalk/apple-app-site-association.json}"))
     }
 
     @Test func keysAreOptionalAndCaseIsFolded() throws {
