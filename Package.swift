@@ -7,6 +7,7 @@ let vendorAdapters: [(module: String, folder: String)] = [
     ("DashXAdapter", "DashX"),
     ("AdobeAdapter", "Adobe"),
     ("BirdAdapter", "Bird"),
+    ("TapTalkAdapter", "TapTalk"),
 ]
 
 let package = Package(

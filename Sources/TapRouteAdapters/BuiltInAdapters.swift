@@ -2,6 +2,7 @@ import DashXAdapter
 import AdobeAdapter
 import BirdAdapter
 public import TapRoute
+import TapTalkAdapter
 
 extension AdapterRegistry {
     /// The adapters TapRoute ships, in the default detection order. ``LinkAdapter`` is
@@ -10,6 +11,7 @@ extension AdapterRegistry {
         DashXAdapter.self,
         AdobeAdapter.self,
         BirdAdapter.self,
+        TapTalkAdapter.self,
     ]
 }
 

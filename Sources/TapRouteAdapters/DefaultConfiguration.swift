@@ -17,6 +17,11 @@ app:
   schemes: [campaigndemoapp, taptalkio]
   # Associated domains (applinks:): https URLs on these hosts are the app's universal links.
   domains: [web.taptalk.io]
+  # With the app's ID and a domain's apple-app-site-association file, universal links on
+  # that domain are classified as iOS does. TapTalk's documented example (paths
+  # "NOT /e/*", then "*") ships as adapters/TapTalk/apple-app-site-association.json; to use it:
+  #   appID: ABCDE12345.com.example.app
+  #   aasa: {web.taptalk.io: adapters/TapTalk/apple-app-site-association.json}
 
 # Policy for every adapter unless the adapter says otherwise, e.g.
 #   automaticallyOpenDeeplinks: false   # overrides every vendor's own default
@@ -35,6 +40,12 @@ adapters:
   # DEEP_LINK actions to the app and opens URL actions, as Bird's SDK does; a `false` here
   # would stop URL actions opening too (adapters/Bird/README.md).
   - id: bird
+  # TapTalk.io chat links and pushes -> screens chatRoom {roomID} and roomList
+  # (adapters/TapTalk/README.md).
+  - id: taptalk
+    hosts: [web.taptalk.io]   # universal links: the last path segment is the room ID
+    schemes: [taptalkio]      # taptalkio://, taptalkio://<roomID>, taptalkio://room/<roomID>
+    # screens: {chatRoom: chatRoom, roomList: roomList}   # the screen names it produces
 
 # Routes from URLs to screens; the first match wins. {name} captures one path segment,
 # a trailing * matches the rest; query items join the parameters.

@@ -3,7 +3,8 @@
 ///
 /// For each `url` destination (the interaction's and each button's), in order:
 /// 1. **Safety** (``URLSafety``): a rejected URL becomes `{"type":"app"}` with a
-///    `urlRejected` warning.
+///    `urlRejected` warning. A `screen` an adapter built from a link (it carries the link
+///    in `url`) is checked the same way.
 /// 2. **Routes**: the first matching ``Route`` turns it into a `screen`, keeping the link.
 /// 3. **Target**: `inAppBrowser` stays for http(s) (anything else gets a
 ///    `richLandingNotWeb` warning and is classified like a plain URL); otherwise the target
@@ -70,15 +71,33 @@ public struct HandlingPolicy: Sendable {
         return vendorDefault
     }
 
+    /// The `urlRejected` warning for `url`, quoting it when it is short.
+    private static func rejection(_ url: String, label: String, reason: String) -> Warning {
+        let shown = url.utf8.count <= 200 ? "'\(url)'" : "(a \(url.utf8.count)-byte url)"
+        return Warning(.urlRejected, "\(label) \(shown) \(reason)")
+    }
+
     /// Applies safety, routes and target classification to one destination.
+    ///
+    /// A `screen` destination an adapter built from a link (one that carries its `url`)
+    /// passes the same safety rules: a rejected link makes it `{"type":"app"}` with a
+    /// `urlRejected` warning.
     public func resolve(_ destination: Destination, warnings: inout [Warning], label: String) -> Destination {
+        if case .screen(_, _, let url?) = destination {
+            do {
+                _ = try safety.check(url)
+            } catch {
+                warnings.append(Self.rejection(url, label: label, reason: error.reason))
+                return .app
+            }
+            return destination
+        }
         guard case .url(let url, let target) = destination else { return destination }
         let parts: URLParts
         do {
             parts = try safety.check(url)
         } catch {
-            let shown = url.utf8.count <= 200 ? "'\(url)'" : "(a \(url.utf8.count)-byte url)"
-            warnings.append(Warning(.urlRejected, "\(label) \(shown) \(error.reason)"))
+            warnings.append(Self.rejection(url, label: label, reason: error.reason))
             return .app
         }
         let classification = classifier.classify(parts)

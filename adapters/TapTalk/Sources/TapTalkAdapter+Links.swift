@@ -1,0 +1,92 @@
+import TapRoute
+
+extension TapTalkAdapter {
+    /// The two link forms the adapter reads.
+    enum LinkForm {
+        /// An http(s) link on one of the configured hosts.
+        case web
+        /// A link with one of the configured custom schemes.
+        case customScheme
+    }
+
+    /// The form and parts of `url` when it is a TapTalk link, else `nil`.
+    func link(_ url: String) -> (form: LinkForm, parts: URLParts)? {
+        guard let parts = URLParts(url) else { return nil }
+        if schemeSet.contains(parts.scheme) { return (.customScheme, parts) }
+        if parts.scheme == "https" || parts.scheme == "http", parts.hasAuthority,
+            hostSet.contains(parts.normalizedHost)
+        {
+            return (.web, parts)
+        }
+        return nil
+    }
+
+    /// The path words of TapTalk's link forms: `chat` (the Android docs' intent filter
+    /// `pathPrefix="/chat"`) and `room` (TapRoute's `taptalkio://room/<id>`).
+    static let reservedSegments: Set<String> = ["chat", "room"]
+
+    /// Normalizes a universal or custom-scheme link.
+    func normalizeLink(_ url: String, messageId: String?, path: String) throws(NormalizationError) -> Interaction {
+        guard let match = link(url) else {
+            throw NormalizationError(
+                .unrecognized,
+                "'\(url)' is not a TapTalk link (hosts: \(hosts.joined(separator: ", ")); schemes: \(schemes.joined(separator: ", ")))",
+                path: path
+            )
+        }
+        let parts = match.parts
+        var warnings: [Warning] = []
+        let segments: [Substring]
+        let channel: Channel
+        switch match.form {
+        case .web:
+            channel = .universalLink
+            segments = parts.pathSegments
+            if parts.host != parts.normalizedHost {
+                warnings.append(
+                    Warning(
+                        .androidDiffers,
+                        "host '\(parts.host)' matched '\(parts.normalizedHost)' case-insensitively; the Android sample compares getHost() exactly and would open its fallback screen"
+                    )
+                )
+            }
+            if parts.scheme == "http" {
+                warnings.append(
+                    Warning(
+                        .androidDiffers,
+                        "the link is http; the Android sample's intent filter accepts only https, and iOS delivers universal links only for https"
+                    )
+                )
+            }
+        case .customScheme:
+            channel = .customScheme
+            // taptalkio://<id> carries the ID in the host position; taptalkio://room/<id> in
+            // the path. Reading host and path segments as one list covers both.
+            segments = (parts.host.isEmpty ? [] : [Substring(parts.host)]) + parts.pathSegments
+        }
+        var roomID = segments.last.map { URLParts.percentDecoded($0) } ?? ""
+        if segments.count == 1, Self.reservedSegments.contains(roomID.lowercased()) {
+            warnings.append(
+                Warning(
+                    .reservedPathSegment,
+                    "the link's only segment '\(roomID)' is a path word of TapTalk links, almost certainly not a room; it is used as the room ID, as the vendor's sample does"
+                )
+            )
+        }
+        if !roomID.isEmpty, let problem = Self.roomIDProblem(roomID) {
+            warnings.append(
+                Warning(.invalidRoomID, "the room ID from the link \(problem); the room list is shown instead")
+            )
+            roomID = ""
+        }
+        return Interaction(
+            vendor: Self.id,
+            channel: channel,
+            trigger: .open,
+            destination: roomDestination(roomID, url: url),
+            handling: .app,
+            messageId: messageId,
+            warnings: warnings
+        )
+    }
+}

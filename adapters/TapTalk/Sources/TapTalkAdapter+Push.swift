@@ -1,0 +1,172 @@
+import TapRoute
+
+extension TapTalkAdapter {
+    /// Where a push carries its TapTalk message.
+    enum PushFormat {
+        /// iOS: `userInfo.data.message`, a dictionary.
+        case iOS(message: JSONObject)
+        /// Android FCM data: `identifier` is ``TapTalkAdapter/androidIdentifier`` and `body`
+        /// should be a JSON string of the message.
+        case android(body: JSONValue?)
+    }
+
+    /// The format of a TapTalk push, or `nil` when `userInfo` is not TapTalk's. Cheap: the
+    /// Android `body` string is not parsed here.
+    static func pushFormat(of userInfo: JSONObject) -> PushFormat? {
+        if case .object(let data)? = userInfo["data"], case .object(let message)? = data["message"],
+            message["room"] != nil || message["localID"] != nil || message["messageID"] != nil
+        {
+            return .iOS(message: message)
+        }
+        if case .string(androidIdentifier)? = userInfo["identifier"] {
+            return .android(body: userInfo["body"])
+        }
+        return nil
+    }
+
+    /// Normalizes a TapTalk push tapped, dismissed, or answered with an action button.
+    func normalizePush(_ format: PushFormat, action: String?, origin: InputEvent.NotificationOrigin) -> Interaction {
+        var warnings: [Warning] = []
+        // nil: the Android body holds no message (already warned about).
+        let message: JSONObject?
+        let location: String
+        switch format {
+        case .iOS(let m):
+            message = m
+            location = "data.message"
+        case .android(let body):
+            location = "body"
+            switch Self.readAndroidBody(body) {
+            case .success(let m):
+                message = m
+            case .failure(let problem):
+                message = nil
+                warnings.append(
+                    Warning(.missingMessage, "the TapTalk Android push's body \(problem.reason); no room can be read")
+                )
+            }
+        }
+
+        let trigger = Trigger(notificationAction: action)
+        let destination: Destination
+        switch trigger {
+        case .dismiss:
+            destination = .none
+        case .button(let id, _):
+            destination = .app
+            warnings.append(
+                Warning(
+                    .unknownButton,
+                    "TapTalk chat notifications offer no action buttons, so the action '\(id)' leads nowhere TapTalk defines; the destination is the app"
+                )
+            )
+        case .tap, .open:
+            var roomID = message.map { Self.roomID(in: $0, location: location, warnings: &warnings) } ?? ""
+            if !roomID.isEmpty, let problem = Self.roomIDProblem(roomID) {
+                warnings.append(
+                    Warning(.invalidRoomID, "the room ID at \(location).room.roomID \(problem); the room list is shown instead")
+                )
+                roomID = ""
+            }
+            destination = roomDestination(roomID, url: nil)
+        }
+
+        return Interaction(
+            vendor: Self.id,
+            channel: origin == .local ? .local : .push,
+            trigger: trigger,
+            destination: destination,
+            handling: .app,
+            messageId: Self.nonEmptyString(message?["messageID"]) ?? Self.nonEmptyString(message?["localID"]),
+            payload: message.map(Self.payload(of:)) ?? [:],
+            warnings: warnings
+        )
+    }
+
+    /// Why an Android `body` is not a message.
+    struct BodyProblem: Error {
+        /// Follows "the body …".
+        var reason: String
+    }
+
+    /// Decodes the Android FCM `body`: a JSON string holding the message object.
+    static func readAndroidBody(_ body: JSONValue?) -> Result<JSONObject, BodyProblem> {
+        guard let body, !body.isNull else { return .failure(BodyProblem(reason: "is missing")) }
+        guard case .string(let text) = body else {
+            return .failure(BodyProblem(reason: "is \(body.typeDescription), not a JSON string"))
+        }
+        let value: JSONValue
+        do {
+            value = try JSONParser(maximumDepth: 64).parse(text)
+        } catch {
+            return .failure(BodyProblem(reason: "is not JSON (\(error.description))"))
+        }
+        guard case .object(let message) = value else {
+            return .failure(BodyProblem(reason: "holds \(value.typeDescription), not a message object"))
+        }
+        return .success(message)
+    }
+
+    /// The message's `room.roomID`, or `""` with a `missingRoomID` warning saying why there
+    /// is none. A number is read as its text, with an `iOSWouldDrop` warning.
+    static func roomID(in message: JSONObject, location: String, warnings: inout [Warning]) -> String {
+        let path = "\(location).room.roomID"
+        func missing(_ why: String) -> String {
+            warnings.append(Warning(.missingRoomID, "the TapTalk message has no room ID (\(path) \(why)); the room list is shown instead"))
+            return ""
+        }
+        let room: JSONObject
+        switch message["room"] {
+        case nil, .null?:
+            return missing("is absent")
+        case .object(let o)?:
+            room = o
+        case let other?:
+            return missing("is absent: \(location).room is \(other.typeDescription), not an object")
+        }
+        switch room["roomID"] {
+        case nil, .null?:
+            return missing("is absent")
+        case .string(let id)?:
+            return id.isEmpty ? missing("is empty") : id
+        case .number(let n)?:
+            warnings.append(
+                Warning(
+                    .iOSWouldDrop,
+                    "\(path) is the number \(n.text), not a string; the iOS SDK expects a string, Android's Gson reads the number as text, and so does TapRoute"
+                )
+            )
+            return n.text
+        case let other?:
+            return missing("is \(other.typeDescription), not a string")
+        }
+    }
+
+    /// The custom data kept from a message: the room's type and external ID, and the
+    /// sender's IDs.
+    static func payload(of message: JSONObject) -> JSONObject {
+        var payload = JSONObject()
+        if case .object(let room)? = message["room"] {
+            switch room["type"] {
+            case .number(let n)? where n.intValue != nil:
+                payload["roomType"] = .number(n)
+            case .string(let s)?:
+                if let i = Int(s) { payload["roomType"] = .number(JSONNumber(i)) }
+            default:
+                break
+            }
+            if let xcRoomID = nonEmptyString(room["xcRoomID"]) { payload["xcRoomID"] = .string(xcRoomID) }
+        }
+        if case .object(let user)? = message["user"] {
+            if let userID = nonEmptyString(user["userID"]) { payload["senderUserID"] = .string(userID) }
+            if let xcUserID = nonEmptyString(user["xcUserID"]) { payload["senderXCUserID"] = .string(xcUserID) }
+        }
+        return payload
+    }
+
+    /// The string, when `value` is a non-empty string.
+    static func nonEmptyString(_ value: JSONValue?) -> String? {
+        if case .string(let s)? = value, !s.isEmpty { return s }
+        return nil
+    }
+}
