@@ -1,6 +1,6 @@
-import DashXAdapter
 import AdobeAdapter
 import BirdAdapter
+import DashXAdapter
 public import TapRoute
 import TapTalkAdapter
 
