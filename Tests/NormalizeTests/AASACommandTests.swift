@@ -77,6 +77,28 @@ struct AASACommandTests {
         #expect(json.lines.first == #"{"file":"\#(bad)","severity":"error","code":"invalidType","path":"$.applinks.details[0].components[2][\"/\"]","message":"expected a string, got a number"}"#)
     }
 
+    private static let tapTalkFile = repository + "/adapters/TapTalk/apple-app-site-association.json"
+
+    /// The TapTalk adapter ships its sample file (legacy `paths`); this runs once it is in the tree.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: tapTalkFile)))
+    func matchAndLintOnTapTalkExample() throws {
+        #expect(AASALintCommand.lint(file: Self.tapTalkFile, json: false).hasErrors == false)
+        let document = try AASAFiles.load(Self.tapTalkFile)
+        let result = AASAMatchCommand.evaluate(
+            document: document,
+            appID: "ABCDE12345.com.example.app",
+            domain: "web.taptalk.io",
+            urls: ["https://web.taptalk.io/chat/room/1", "https://web.taptalk.io/e/1", "https://web.taptalk.io/"]
+        )
+        #expect(
+            result.lines == [
+                #"{"url":"https://web.taptalk.io/chat/room/1","match":true,"excluded":false,"rule":1}"#,
+                #"{"url":"https://web.taptalk.io/e/1","match":false,"excluded":true,"rule":0}"#,
+                #"{"url":"https://web.taptalk.io/","match":true,"excluded":false,"rule":1}"#,
+            ]
+        )
+    }
+
     @Test func lintOfAMissingFileIsAnError() {
         let result = AASALintCommand.lint(file: "/nonexistent/apple-app-site-association", json: false)
         #expect(result.hasErrors)
