@@ -65,6 +65,15 @@ struct AASALintTests {
         #expect(throws: AASAError.self) { try AASATest.document(text) }
     }
 
+    @Test func parsedJSONIsCheckedTheSameWay() throws {
+        let good: JSONValue = ["applinks": ["details": [["appIDs": ["A.b"], "paths": ["NOT /x/*", "*"]]]]]
+        let document = try AASADocument(json: good)
+        #expect(document.details.first?.paths?.map(\.summary) == [#""NOT /x/*""#, #""*""#])
+        let bad: JSONValue = ["applinks": ["details": [["appIDs": ["A.b"], "components": [["exclude": 1]]]]]]
+        let error = #expect(throws: AASAError.self) { try AASADocument(json: bad) }
+        #expect(error?.errors.map(\.path) == ["$.applinks.details[0].components[0].exclude"])
+    }
+
     @Test func errorDescriptionNamesTheFirstErrorAndCountsTheRest() {
         let text = ##"{"applinks": {"details": [{"appIDs": ["A.b"], "components": [{"/": 1, "#": 2}]}]}}"##
         let error = #expect(throws: AASAError.self) { try AASADocument(bytes: Array(text.utf8)) }

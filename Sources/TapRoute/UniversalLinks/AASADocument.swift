@@ -283,6 +283,11 @@ public struct AASALegacyPath: Sendable, Hashable {
         self.index = index
     }
 
+    /// The entry as written in the file, as a JSON string: `"NOT /private/*"`.
+    public var summary: String {
+        JSONValue.string(exclude ? "NOT \(pattern)" : pattern).jsonString()
+    }
+
     /// Parses an entry as written in the file.
     public init(_ text: String, index: Int = 0) {
         if text.hasPrefix("NOT ") {

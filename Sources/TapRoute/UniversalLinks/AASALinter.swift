@@ -150,7 +150,7 @@ private struct RuleInfo {
     init(legacy: AASALegacyPath) {
         index = legacy.index
         exclude = legacy.exclude
-        summary = JSONValue.string(legacy.exclude ? "NOT \(legacy.pattern)" : legacy.pattern).jsonString()
+        summary = legacy.summary
         path = AASAMatcher.normalizedPath(legacy.pattern)
         query = nil
         fragment = nil

@@ -283,7 +283,7 @@ private struct CompiledRule: Sendable {
             index: entry.index,
             exclude: entry.exclude,
             location: "\(detail.location).paths[\(entry.index)]",
-            summary: JSONValue.string(entry.exclude ? "NOT \(entry.pattern)" : entry.pattern).jsonString()
+            summary: entry.summary
         )
         let normalized = AASAMatcher.normalizedPath(entry.pattern)
         path = AASAPattern.compile(normalized, caseSensitive: true, variables: nil).0
