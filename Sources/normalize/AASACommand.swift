@@ -173,23 +173,25 @@ enum AASAFiles {
         }
     }
 
-    /// What the configuration's AASA rules say about `url`, for `normalize route`: `nil`
-    /// unless it is an https URL on a domain with a loaded AASA file.
-    static func report(for url: String, in configuration: Configuration) -> JSONValue? {
-        guard let parts = URLParts(url), parts.scheme == "https",
-            let document = configuration.app.aasaDocuments[parts.normalizedHost]
-        else { return nil }
+    /// For `normalize route`: a function telling what the configuration's AASA rules say
+    /// about a URL — `nil` unless it is an https URL on a domain with a loaded AASA file.
+    /// The rules are compiled once, here.
+    static func reporter(for configuration: Configuration) -> (String) -> JSONValue? {
         let appID = configuration.app.appID ?? ""
-        let decision = AASAMatcher(document: document, appID: appID).match(parts)
-        var o: JSONObject = [
-            "domain": .string(parts.normalizedHost), "appID": .string(appID),
-            "match": .bool(decision.opensApp), "excluded": .bool(decision.excluded),
-        ]
-        if let rule = decision.rule {
-            o["rule"] = .number(JSONNumber(rule.index))
-            o["location"] = .string(rule.location)
-            o["pattern"] = .string(rule.summary)
+        let matchers = configuration.app.aasaDocuments.mapValues { AASAMatcher(document: $0, appID: appID) }
+        return { url in
+            guard let parts = URLParts(url), parts.scheme == "https", let matcher = matchers[parts.normalizedHost] else { return nil }
+            let decision = matcher.match(parts)
+            var o: JSONObject = [
+                "domain": .string(parts.normalizedHost), "appID": .string(appID),
+                "match": .bool(decision.opensApp), "excluded": .bool(decision.excluded),
+            ]
+            if let rule = decision.rule {
+                o["rule"] = .number(JSONNumber(rule.index))
+                o["location"] = .string(rule.location)
+                o["pattern"] = .string(rule.summary)
+            }
+            return .object(o)
         }
-        return .object(o)
     }
 }

@@ -108,6 +108,7 @@ struct RouteURLs: ParsableCommand {
 
     func run() throws {
         let registry = try options.loadRegistry()
+        let universalLink = AASAFiles.reporter(for: registry.configuration)
         var failed = false
         for url in urls {
             var o: JSONObject = ["url": .string(url)]
@@ -118,7 +119,7 @@ struct RouteURLs: ParsableCommand {
                 o["destination"] = interaction.destination.jsonValue
                 o["handling"] = .string(interaction.handling.rawValue)
                 if !interaction.warnings.isEmpty { o["warnings"] = .array(interaction.warnings.map(\.jsonValue)) }
-                if let report = AASAFiles.report(for: url, in: registry.configuration) { o["universalLink"] = report }
+                if let report = universalLink(url) { o["universalLink"] = report }
             } catch {
                 failed = true
                 o["error"] = error.jsonValue

@@ -122,12 +122,12 @@ struct AASACommandTests {
         let document = try AASAFiles.load(Self.appleExample)
         let app = AppSettings(domains: ["example.com"], appID: "ABCDE12345.com.example.app", aasaDocuments: ["example.com": document])
         let configuration = Configuration(app: app)
-        let report = AASAFiles.report(for: "https://example.com/help/website/x", in: configuration)
+        let report = AASAFiles.reporter(for: configuration)
         #expect(
-            report?.jsonString()
+            report("https://example.com/help/website/x")?.jsonString()
                 == #"{"domain":"example.com","appID":"ABCDE12345.com.example.app","match":false,"excluded":true,"rule":2,"location":"$.applinks.details[0].components[2]","pattern":"{\"/\":\"/help/website/*\",\"exclude\":true}"}"#
         )
-        #expect(AASAFiles.report(for: "https://other.com/x", in: configuration) == nil)
-        #expect(AASAFiles.report(for: "http://example.com/x", in: configuration) == nil)
+        #expect(report("https://other.com/x") == nil)
+        #expect(report("http://example.com/x") == nil)
     }
 }
