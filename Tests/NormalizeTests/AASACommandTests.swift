@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TapRoute
+import TapRouteTestSupport
 import Testing
 
 @testable import normalize
@@ -129,5 +130,42 @@ struct AASACommandTests {
         )
         #expect(report("https://other.com/x") == nil)
         #expect(report("http://example.com/x") == nil)
+    }
+
+    // MARK: End to end (the built binary)
+
+    @Test func binaryMatchLintAndRoute() throws {
+        let match = try normalize([
+            "aasa", "match", "--file", "examples/aasa/apple-example.json", "--app-id", "ABCDE12345.com.example.app",
+            "https://example.com/help/123?articleNumber=4815", "https://example.com/help/website/x",
+        ])
+        #expect(match.status == 0, "\(match.stderr)")
+        #expect(
+            match.lines == [
+                #"{"url":"https://example.com/help/123?articleNumber=4815","match":true,"excluded":false,"rule":3}"#,
+                #"{"url":"https://example.com/help/website/x","match":false,"excluded":true,"rule":2}"#,
+            ]
+        )
+        let badURL = try normalize(["aasa", "match", "--file", "examples/aasa/apple-example.json", "--app-id", "A1.app", "::"])
+        #expect(badURL.status == 1)
+        let missing = try normalize(["aasa", "match", "--file", "nonexistent.json", "--app-id", "A1.app", "https://example.com/"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.hasPrefix("nonexistent.json: error: cannot read AASA file"))
+
+        let lint = try normalize(["aasa", "lint", "examples/aasa/apple-example.json"])
+        #expect(lint.status == 0)
+        #expect(lint.lines == ["examples/aasa/apple-example.json: valid, no problems found"])
+        let lintMissing = try normalize(["aasa", "lint", "nonexistent.json"])
+        #expect(lintMissing.status == 1)
+
+        let route = try normalize(["route", "--config", "examples/aasa/config.yaml", "https://example.com/buy/42", "https://example.com/buy/42#no_universal_links"])
+        #expect(route.status == 0, "\(route.stderr)")
+        let values = try route.lines.map { try JSONValue(parsing: $0) }
+        #expect(values.count == 2)
+        #expect(values.first?["destination"]?["type"] == "screen")
+        #expect(values.first?["universalLink"]?["rule"] == 1)
+        #expect(values.last?["destination"]?["target"] == "external")
+        #expect(values.last?["warnings"]?.arrayValue?.first?["code"] == "universalLinkExcluded")
+        #expect(values.last?["universalLink"]?["excluded"] == true)
     }
 }
