@@ -33,14 +33,16 @@ public enum YAMLConfiguration {
         return try parse(yaml: text, file: path)
     }
 
-    /// Parses configuration YAML.
+    /// Parses configuration YAML, and reads the AASA files `app.aasa` names (relative to
+    /// `file`'s folder; see ``loadingAASAFiles(_:relativeTo:)``).
     /// - Parameters:
     ///   - yaml: the document.
     ///   - file: the name to use in error messages.
     /// - Throws: ``TapRoute/ConfigurationError``.
     public static func parse(yaml: String, file: String = "<config>") throws(ConfigurationError) -> Configuration {
         let (document, source) = try self.document(yaml: yaml, file: file)
-        return try Configuration(json: document, source: source)
+        let configuration = try Configuration(json: document, source: source)
+        return try loadingAASAFiles(configuration, relativeTo: (file as NSString).deletingLastPathComponent)
     }
 
     /// Parses YAML into a JSON value and a source map of where each key path was written,

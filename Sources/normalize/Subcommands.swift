@@ -88,7 +88,10 @@ struct RouteURLs: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "route",
         abstract: "Print the destination each URL resolves to under the configuration (safety, routes, target, handling).",
-        discussion: "Each URL is normalized as a {\"kind\":\"url\"} envelope; one JSON object per URL is printed."
+        discussion: """
+            Each URL is normalized as a {"kind":"url"} envelope; one JSON object per URL is printed. \
+            An https URL on a domain with an AASA file (app.aasa) also gets "universalLink": the file's decision.
+            """
     )
 
     @OptionGroup var options: ConfigurationOptions
@@ -105,6 +108,7 @@ struct RouteURLs: ParsableCommand {
 
     func run() throws {
         let registry = try options.loadRegistry()
+        let universalLink = AASAFiles.reporter(for: registry.configuration)
         var failed = false
         for url in urls {
             var o: JSONObject = ["url": .string(url)]
@@ -115,6 +119,7 @@ struct RouteURLs: ParsableCommand {
                 o["destination"] = interaction.destination.jsonValue
                 o["handling"] = .string(interaction.handling.rawValue)
                 if !interaction.warnings.isEmpty { o["warnings"] = .array(interaction.warnings.map(\.jsonValue)) }
+                if let report = universalLink(url) { o["universalLink"] = report }
             } catch {
                 failed = true
                 o["error"] = error.jsonValue

@@ -66,13 +66,24 @@ public struct AppSettings: Sendable, Hashable {
     public var appID: String?
     /// AASA file paths by domain, as written in the configuration.
     public var aasa: [String: String]
+    /// The AASA files of ``aasa``, read and parsed, by lower-cased domain (`TapRouteYAML`
+    /// fills this in when it loads a configuration file). The default classifier applies
+    /// their rules.
+    public var aasaDocuments: [String: AASADocument]
 
     /// Creates app settings.
-    public init(schemes: [String] = [], domains: [String] = [], appID: String? = nil, aasa: [String: String] = [:]) {
+    public init(
+        schemes: [String] = [],
+        domains: [String] = [],
+        appID: String? = nil,
+        aasa: [String: String] = [:],
+        aasaDocuments: [String: AASADocument] = [:]
+    ) {
         self.schemes = schemes.map { $0.lowercased() }
         self.domains = domains.map { $0.lowercased() }
         self.appID = appID
         self.aasa = aasa
+        self.aasaDocuments = aasaDocuments
     }
 }
 

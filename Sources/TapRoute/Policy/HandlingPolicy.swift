@@ -25,11 +25,12 @@ public struct HandlingPolicy: Sendable {
     /// The universal-link classifier.
     public let classifier: URLClassifier
 
-    /// Creates the policy for a configuration.
+    /// Creates the policy for a configuration. Without a `classifier`, the configuration's
+    /// app settings decide, with the rules of its loaded AASA files (`app.aasaDocuments`).
     public init(configuration: Configuration, classifier: URLClassifier? = nil) {
         self.configuration = configuration
         self.safety = URLSafety(settings: configuration.security)
-        self.classifier = classifier ?? URLClassifier(app: configuration.app)
+        self.classifier = classifier ?? URLClassifier(app: configuration.app, aasa: configuration.app.aasaDocuments)
     }
 
     /// Applies the policy to an adapter's interaction for `input`.
