@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "TapRouteYAML", targets: ["TapRouteYAML"]),
         .library(name: "TapRouteAdapters", targets: ["TapRouteAdapters"]),
         .library(name: "TapRouteConformance", targets: ["TapRouteConformance"]),
+        .library(name: "TapRouteDispatch", targets: ["TapRouteDispatch"]),
+        .library(name: "TapRouteDispatchTesting", targets: ["TapRouteDispatchTesting"]),
         .executable(name: "normalize", targets: ["normalize"]),
     ] + vendorAdapters.map { .library(name: $0.module, targets: [$0.module]) },
     dependencies: [
@@ -30,6 +32,10 @@ let package = Package(
             name: "TapRouteAdapters",
             dependencies: ["TapRoute", "TapRouteYAML"] + vendorAdapters.map { .target(name: $0.module) }
         ),
+
+        // Dispatcher
+        .target(name: "TapRouteDispatch", dependencies: ["TapRoute"]),
+        .target(name: "TapRouteDispatchTesting", dependencies: ["TapRoute", "TapRouteDispatch"]),
 
         // Testing
         .target(
@@ -56,6 +62,10 @@ let package = Package(
         .testTarget(
             name: "ConformanceTests",
             dependencies: ["TapRouteConformance", "TapRouteAdapters", "TapRouteTestSupport"]
+        ),
+        .testTarget(
+            name: "TapRouteDispatchTests",
+            dependencies: ["TapRoute", "TapRouteDispatch", "TapRouteDispatchTesting"]
         ),
         .testTarget(
             name: "NormalizeTests",
