@@ -293,10 +293,19 @@ public final class Dispatcher: Sendable {
         let result = handler.handle(delivery)
         observer?.observe(.delivered(delivery, result: result))
         let interaction = delivery.interaction
+        let source = URLSource(channel: interaction.channel)
+        // A link that opened the app (DashX's `deep_link_opened` with source universal link
+        // or scene URL). A re-dispatched link was already reported as opened below.
+        var reportedLink: String?
+        if delivery.origin == nil, let link = delivery.input.link,
+            interaction.channel == .universalLink || interaction.channel == .customScheme
+        {
+            observer?.observe(.openedURL(OpenedURL(url: link, target: .app, source: source, delivery: delivery)))
+            reportedLink = link
+        }
         guard result == .notHandled, interaction.handling == .automatic,
             case .url(let url, let target) = interaction.destination
         else { return }
-        let source = URLSource(channel: interaction.channel)
         if let presentation = URLPresentation(target: target) {
             opener.open(URLOpenRequest(url: url, presentation: presentation, source: source, delivery: delivery))
             observer?.observe(.openedURL(OpenedURL(url: url, target: target, source: source, delivery: delivery)))
@@ -305,7 +314,9 @@ public final class Dispatcher: Sendable {
         // target: app. The system would open the app's own universal link in Safari, so the
         // link goes back to the handler instead, once.
         guard mayRedispatch else { return }
-        observer?.observe(.openedURL(OpenedURL(url: url, target: .app, source: source, delivery: delivery)))
+        if reportedLink != url {
+            observer?.observe(.openedURL(OpenedURL(url: url, target: .app, source: source, delivery: delivery)))
+        }
         let input = InputEvent.url(url, phase: delivery.phase)
         do {
             var link = try registry.normalize(input)

@@ -5,7 +5,9 @@ public import TapRoute
 /// The observer is told, as a ``DispatchEvent``:
 /// - every interaction delivered to the handler, with its phase and the handler's answer
 ///   (emit DashX-style `navigated` from here),
-/// - every URL the dispatcher opened, with its source (`deepLinkOpened`),
+/// - every URL opened, with its source (`deepLinkOpened`): by the system or an in-app
+///   browser, or in the app (a link that opened it, or an app link re-dispatched from a
+///   notification),
 /// - every URL the configuration's safety rules rejected,
 /// - every input that could not be normalized,
 /// - every interaction dropped: pushed out of the full pre-handler queue, or a duplicate.
@@ -22,8 +24,10 @@ public protocol InteractionObserver: Sendable {
 public enum DispatchEvent: Sendable, Hashable {
     /// An interaction was handed to the handler, which answered `result`.
     case delivered(Delivery, result: HandlerResult)
-    /// A URL was opened: by the system or an in-app browser through ``URLOpening``, or,
-    /// for an app link, by re-dispatching it to the handler.
+    /// A URL was opened: by the system or an in-app browser through ``URLOpening``; as an
+    /// app link re-dispatched to the handler; or as a universal or custom-scheme link that
+    /// opened the app and was delivered to the handler (told after its
+    /// ``delivered(_:result:)``, whatever the handler answered).
     case openedURL(OpenedURL)
     /// A URL in an input failed the configuration's safety rules; the interaction was
     /// delivered with destination `app` (and a `urlRejected` warning).
@@ -39,8 +43,9 @@ public enum DispatchEvent: Sendable, Hashable {
 public struct OpenedURL: Sendable, Hashable {
     /// The URL.
     public var url: String
-    /// `external` (the system opened it), `inAppBrowser`, or `app` (it was re-dispatched to
-    /// the handler as a link).
+    /// `external` (the system opened it), `inAppBrowser`, or `app` (the app's handler got
+    /// it: a link that opened the app, or an app link re-dispatched from a notification or
+    /// in-app message).
     public var target: URLTarget
     /// Where the URL came from.
     public var source: URLSource

@@ -215,6 +215,25 @@ import Testing
         #expect(handler.deliveries.last?.origin?.vendor == "link")
     }
 
+    @Test func linksThatOpenTheAppAreReportedOpenedOnce() throws {
+        let h = try Harness(adapters: [
+            AdapterSettings(id: "acme"),
+            AdapterSettings(id: "link", policy: PolicySettings(automaticallyOpenDeeplinks: true)),
+        ])
+        h.dispatcher.attach(RecordingInteractionHandler(answering: .notHandled))
+        h.dispatcher.continue(.userActivity(webpageURL: "https://app.example.com/orders/7"))
+        h.dispatcher.willConnect([.url("myapp://products/3")])
+        let opened = h.observer.openedURLs
+        #expect(opened.map(\.url) == ["https://app.example.com/orders/7", "myapp://products/3"])
+        #expect(opened.map(\.target) == [.app, .app])
+        #expect(opened.map(\.source) == [.universalLink, .customScheme])
+        #expect(opened.map(\.delivery.phase) == [.warm, .cold])
+        // The universal link was automatic and not handled, so it was re-dispatched too,
+        // but it is one URL opened, not two.
+        #expect(h.observer.deliveries.count == 3)
+        #expect(h.opener.requests.isEmpty)
+    }
+
     @Test func handledAppLinkIsNotRedispatched() throws {
         let h = try Harness()
         let handler = RecordingInteractionHandler(answering: .handled)
