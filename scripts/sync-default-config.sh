@@ -12,6 +12,7 @@ out=Sources/TapRouteAdapters/DefaultConfiguration.swift
   echo '    /// The text of the repository'"'"'s `config.yaml`, compiled in.'
   echo '    public static let yaml = #"""'
   cat config.yaml
+  echo ''
   echo '"""#'
   echo '}'
 } > "$out"

@@ -40,5 +40,6 @@ security:
 limits:
   maxRecordBytes: 1048576 # the largest input record, in bytes
   maxDepth: 128           # the deepest nesting of arrays and objects in a record
+
 """#
 }

@@ -121,7 +121,10 @@ public enum YAMLConfiguration {
                 }
                 let key = keyScalar.string
                 let childPath = path.appending(key)
-                if let mark = keyNode.mark { source.marks[childPath] = (mark.line, mark.column) }
+                if let mark = keyNode.mark {
+                    source.marks[childPath] = (mark.line, mark.column)
+                    source.keyMarks[childPath] = (mark.line, mark.column)
+                }
                 let value = try convert(valueNode, path: childPath, source: &source, depth: depth + 1)
                 // Point errors about a value at the value itself when it has a position.
                 if let mark = valueNode.mark, case .scalar = valueNode { source.marks[childPath] = (mark.line, mark.column) }

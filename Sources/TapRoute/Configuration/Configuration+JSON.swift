@@ -179,7 +179,8 @@ public struct ConfigReader: Sendable {
             for key in o.keys where !allowedKeys.contains(key) {
                 throw ConfigurationError(
                     "unknown key '\(key)'; expected one of: \(allowedKeys.joined(separator: ", "))",
-                    at: path.appending(key)
+                    at: path.appending(key),
+                    isAboutKey: true
                 )
             }
         }

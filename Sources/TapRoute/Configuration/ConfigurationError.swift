@@ -14,11 +14,22 @@ public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvert
     public var line: Int?
     /// The 1-based column, when known.
     public var column: Int?
+    /// Whether the error is about the key itself (an unknown key) rather than its value;
+    /// it is then located at the key.
+    public var isAboutKey: Bool
 
     /// Creates an error.
-    public init(_ message: String, at keyPath: KeyPath = KeyPath(), file: String? = nil, line: Int? = nil, column: Int? = nil) {
+    public init(
+        _ message: String,
+        at keyPath: KeyPath = KeyPath(),
+        isAboutKey: Bool = false,
+        file: String? = nil,
+        line: Int? = nil,
+        column: Int? = nil
+    ) {
         self.message = message
         self.keyPath = keyPath
+        self.isAboutKey = isAboutKey
         self.file = file
         self.line = line
         self.column = column
@@ -105,11 +116,18 @@ public struct ConfigurationSource: Sendable {
     public var file: String
     /// The line and column of each key path's value.
     public var marks: [ConfigurationError.KeyPath: (line: Int, column: Int)]
+    /// The line and column of each key path's key, for errors about the key itself.
+    public var keyMarks: [ConfigurationError.KeyPath: (line: Int, column: Int)]
 
     /// Creates a source map.
-    public init(file: String, marks: [ConfigurationError.KeyPath: (line: Int, column: Int)] = [:]) {
+    public init(
+        file: String,
+        marks: [ConfigurationError.KeyPath: (line: Int, column: Int)] = [:],
+        keyMarks: [ConfigurationError.KeyPath: (line: Int, column: Int)] = [:]
+    ) {
         self.file = file
         self.marks = marks
+        self.keyMarks = keyMarks
     }
 
     /// Fills in `error`'s file, line and column from the longest known prefix of its key
@@ -118,6 +136,11 @@ public struct ConfigurationSource: Sendable {
         var located = error
         if located.file == nil { located.file = file }
         guard located.line == nil else { return located }
+        if error.isAboutKey, let mark = keyMarks[error.keyPath] {
+            located.line = mark.line
+            located.column = mark.column
+            return located
+        }
         var components = error.keyPath.components
         while true {
             if let mark = marks[ConfigurationError.KeyPath(components)] {

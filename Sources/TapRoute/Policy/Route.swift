@@ -57,7 +57,7 @@ public struct Route: Sendable, Hashable {
         }
         scheme = parts.scheme
         host = parts.hasAuthority ? parts.normalizedHost : nil
-        if let host, host.contains("{") || host.contains("*") {
+        if let original = try? URLParts.parse(pattern), original.host.contains("{") || original.host.contains("*") {
             throw PatternError(reason: "the host cannot be a capture or wildcard")
         }
         let rawSegments = Route.splitPath(of: pattern, hasAuthority: parts.hasAuthority)

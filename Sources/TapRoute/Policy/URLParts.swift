@@ -154,7 +154,9 @@ public struct URLParts: Sendable, Hashable {
                 else { throw ParseFailure(reason: "has a bad port '\(portText)'") }
                 port = p
             }
-            if host.contains("[") || host.contains("]") { throw ParseFailure(reason: "has a malformed host") }
+            if !host.hasPrefix("["), host.contains("[") || host.contains("]") {
+                throw ParseFailure(reason: "has a malformed host")
+            }
         }
         return URLParts(
             scheme: scheme,

@@ -22,6 +22,8 @@ public struct URLSafety: Sendable {
     public struct Rejection: Error, Sendable, Hashable, CustomStringConvertible {
         /// The reason, phrased to follow the URL ("scheme 'javascript' is never allowed").
         public let reason: String
+        /// Creates a rejection.
+        public init(reason: String) { self.reason = reason }
         /// The reason.
         public var description: String { reason }
     }

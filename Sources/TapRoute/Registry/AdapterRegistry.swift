@@ -69,7 +69,8 @@ public struct AdapterRegistry: Sendable {
                     let expected = (["id", "automaticallyOpenDeeplinks", "channels"] + accepted).joined(separator: ", ")
                     throw ConfigurationError(
                         "unknown key '\(key)' for adapter '\(settings.id)'; expected one of: \(expected)",
-                        at: path.appending(key)
+                        at: path.appending(key),
+                        isAboutKey: true
                     )
                 }
                 let adapterConfiguration = AdapterConfiguration(id: settings.id, options: settings.options, app: configuration.app)

@@ -1,0 +1,109 @@
+import TapRoute
+import Testing
+
+@Suite struct JSONParserTests {
+    @Test func keepsKeyOrderAndRoundTrips() throws {
+        let text = #"{"z":1,"a":[true,false,null],"m":{"y":"é","b":-1.5e3}}"#
+        let value = try JSONValue(parsing: text)
+        #expect(value.jsonString() == text)
+        #expect(value.objectValue?.keys == ["z", "a", "m"])
+    }
+
+    @Test func objectsCompareWithoutRegardToOrder() throws {
+        #expect(try JSONValue(parsing: #"{"a":1,"b":2}"#) == JSONValue(parsing: #"{"b":2,"a":1}"#))
+        #expect(try JSONValue(parsing: "[1,2]") != JSONValue(parsing: "[2,1]"))
+        let set: Set<JSONValue> = [try JSONValue(parsing: #"{"a":1,"b":2}"#), try JSONValue(parsing: #"{"b":2,"a":1}"#)]
+        #expect(set.count == 1)
+    }
+
+    @Test func numbersKeepTheirText() throws {
+        let value = try JSONValue(parsing: "[12345678901234567890, 1.50, 1e999999, -0]")
+        #expect(value.jsonString() == "[12345678901234567890,1.50,1e999999,-0]")
+    }
+
+    @Test func decodesEscapesAndSurrogatePairs() throws {
+        let value = try JSONValue(parsing: #""a\"b\\c\/d\n\u00e9\ud83d\ude00""#)
+        #expect(value == .string("a\"b\\c/d\né😀"))
+    }
+
+    @Test func duplicateKeysKeepTheLastValueAtTheFirstPosition() throws {
+        let value = try JSONValue(parsing: #"{"a":1,"b":2,"a":3}"#)
+        #expect(value.jsonString() == #"{"a":3,"b":2}"#)
+    }
+
+    @Test(arguments: [
+        ("", "unexpected end of input, expected a value", 1, 1),
+        ("{", "unexpected end of input in an object", 1, 2),
+        ("{\"a\" 1}", "expected ':' after an object key", 1, 6),
+        ("[1,]", "unexpected character ']', expected a value", 1, 4),
+        ("\"abc", "unterminated string", 1, 1),
+        ("\"\\ud800\"", "lone high surrogate in a \\u escape", 1, 2),
+        ("\"\\udc00\"", "lone low surrogate in a \\u escape", 1, 2),
+        ("\"a\u{1}\"", "unescaped control character in a string", 1, 3),
+        ("01", "unexpected data after the JSON value", 1, 2),
+        ("{}\n x", "unexpected data after the JSON value", 2, 2),
+        ("tru", "invalid literal, expected 'true'", 1, 1),
+        ("1.", "invalid number: expected a digit after '.'", 1, 3),
+        ("\"\\x\"", "invalid escape '\\x' in a string", 1, 2),
+    ])
+    func rejectsInvalidJSONWithItsPosition(text: String, reason: String, line: Int, column: Int) {
+        #expect(throws: JSONParseError.self) { try JSONValue(parsing: text) }
+        do {
+            _ = try JSONValue(parsing: text)
+        } catch {
+            #expect(error.reason == reason)
+            #expect(error.line == line)
+            #expect(error.column == column)
+        }
+    }
+
+    @Test func rejectsInvalidUTF8() {
+        let bytes: [UInt8] = [0x22, 0xC3, 0x28, 0x22]  // "\xC3(" — a broken two-byte sequence
+        #expect(throws: JSONParseError.self) { try JSONParser().parse(bytes) }
+        let overlong: [UInt8] = [0x22, 0xC0, 0xAF, 0x22]
+        #expect(throws: JSONParseError.self) { try JSONParser().parse(overlong) }
+        let surrogate: [UInt8] = [0x22, 0xED, 0xA0, 0x80, 0x22]  // UTF-8 encoded U+D800
+        #expect(throws: JSONParseError.self) { try JSONParser().parse(surrogate) }
+    }
+
+    @Test func deepNestingIsAnErrorNotACrash() {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        do {
+            _ = try JSONParser(maximumDepth: 512).parse(deep)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.reason == "nesting deeper than 512 levels")
+        }
+        #expect((try? JSONParser(maximumDepth: 512).parse(String(repeating: "[", count: 512) + String(repeating: "]", count: 512))) != nil)
+    }
+
+    @Test func writerEscapesOnlyWhatJSONRequires() {
+        let value: JSONValue = ["s": .string("q\"b\\n\n\t\u{1}é/")]
+        #expect(value.jsonString() == #"{"s":"q\"b\\n\n\t\u0001é/"}"#)
+    }
+
+    @Test func prettyOutputParsesBack() throws {
+        let value = try JSONValue(parsing: #"{"a":[1,{"b":[]}],"c":{}}"#)
+        let pretty = value.jsonString(pretty: true)
+        #expect(pretty.contains("\n"))
+        #expect(try JSONValue(parsing: pretty) == value)
+    }
+
+    @Test func convertsUserInfoDictionaries() throws {
+        let userInfo: [AnyHashable: Any] = [
+            "aps": ["alert": ["title": "Hi"], "badge": 3] as [String: Any],
+            "flag": true,
+            "ratio": 0.5,
+            "list": [1, "two"] as [Any],
+        ]
+        let object = try #require(JSONObject(userInfo: userInfo))
+        #expect(object["aps"]?["alert"]?["title"] == "Hi")
+        #expect(object["aps"]?["badge"] == 3)
+        #expect(object["flag"] == true)
+        #expect(object["ratio"] == .number(JSONNumber(0.5)))
+        #expect(object["list"] == [1, "two"])
+        #expect(JSONObject(userInfo: ["bad": NSObjectLike()] as [AnyHashable: Any]) == nil)
+    }
+}
+
+private final class NSObjectLike {}

@@ -1,0 +1,120 @@
+import TapRoute
+import TapRouteTestSupport
+import Testing
+
+@Suite struct InteractionJSONTests {
+    @Test func fullFormHasStableKeyOrderAndOmitsEmptyFields() {
+        let interaction = Interaction(
+            vendor: "dashx",
+            channel: .push,
+            trigger: .button(id: "track", label: "Track"),
+            destination: .url("https://shop.example.com/t/1", target: .external),
+            handling: .automatic,
+            messageId: "msg-1",
+            payload: ["campaign": "spring"],
+            tracking: ["notificationId": "msg-1"],
+            buttons: [Button(id: "track", label: "Track", destination: .url("https://shop.example.com/t/1", target: .external))],
+            phase: .cold,
+            warnings: [Warning(.androidDiffers, "…")]
+        )
+        #expect(
+            interaction.jsonString()
+                == #"{"vendor":"dashx","channel":"push","trigger":{"type":"button","id":"track","label":"Track"},"destination":{"type":"url","url":"https://shop.example.com/t/1","target":"external"},"handling":"automatic","messageId":"msg-1","payload":{"campaign":"spring"},"tracking":{"notificationId":"msg-1"},"buttons":[{"id":"track","label":"Track","destination":{"type":"url","url":"https://shop.example.com/t/1","target":"external"}}],"phase":"cold","warnings":[{"code":"androidDiffers","message":"…"}]}"#
+        )
+        let minimal = Interaction(vendor: "link", channel: .customScheme, trigger: .open, destination: .none)
+        #expect(minimal.jsonString() == #"{"vendor":"link","channel":"customScheme","trigger":{"type":"open"},"destination":{"type":"none"},"handling":"app"}"#)
+    }
+
+    @Test(arguments: [
+        Destination.app, .none, .clickAction("OPEN_ORDERS"), .url("tel:1", target: .external),
+        .screen(name: "product", parameters: ["id": "1", "ref": "x"], url: "myapp://p/1?ref=x"), .screen(name: "home"),
+    ])
+    func destinationsRoundTrip(destination: Destination) throws {
+        let interaction = Interaction(vendor: "x", channel: .inApp, trigger: .dismiss, destination: destination)
+        #expect(try Interaction(jsonValue: JSONValue(parsing: interaction.jsonString())) == interaction)
+    }
+
+    @Test func screenParametersKeepCaptureThenQueryOrder() {
+        let destination = Destination.screen(name: "p", parameters: ["id": "1", "a": "2"])
+        #expect(destination.jsonValue.jsonString() == #"{"type":"screen","name":"p","parameters":{"id":"1","a":"2"}}"#)
+    }
+
+    @Test func decodingNamesTheBadKeyPath() throws {
+        let bad = try JSONValue(parsing: #"{"vendor":"x","channel":"push","trigger":{"type":"tap"},"destination":{"type":"url","url":"a:b","target":"safari"},"handling":"app"}"#)
+        #expect(throws: ModelDecodingError(path: "$.destination.target", message: "'safari' is not one of 'app', 'external', 'inAppBrowser'")) {
+            try Interaction(jsonValue: bad)
+        }
+    }
+
+    @Test func triggerFromNotificationAction() {
+        #expect(Trigger(notificationAction: nil) == .tap)
+        #expect(Trigger(notificationAction: NotificationAction.defaultIdentifier) == .tap)
+        #expect(Trigger(notificationAction: NotificationAction.dismissIdentifier) == .dismiss)
+        #expect(Trigger(notificationAction: "later", label: "Later") == .button(id: "later", label: "Later"))
+    }
+}
+
+@Suite struct InputEventTests {
+    @Test func bareObjectIsARemoteNotificationTappedWithTheDefaultAction() throws {
+        let event = try InputEvent(json: json(#"{"aps":{},"dashx":"{}"}"#))
+        guard case .notification(let userInfo, let action, let origin) = event.kind else {
+            Issue.record("expected a notification")
+            return
+        }
+        #expect(userInfo["dashx"] == "{}")
+        #expect(action == nil)
+        #expect(origin == .remote)
+    }
+
+    @Test func readsEveryEnvelope() throws {
+        let cases: [(String, InputEvent.Kind)] = [
+            (
+                #"{"kind":"notification","userInfo":{"a":1},"action":"b1","origin":"local"}"#,
+                .notification(userInfo: ["a": 1], action: "b1", origin: .local)
+            ),
+            (#"{"kind":"url","url":"adbinapp://cancel","messageId":"m"}"#, .url("adbinapp://cancel", messageId: "m")),
+            (
+                #"{"kind":"userActivity","activityType":"NSUserActivityTypeBrowsingWeb","webpageURL":"https://x.y/"}"#,
+                .userActivity(activityType: "NSUserActivityTypeBrowsingWeb", webpageURL: "https://x.y/")
+            ),
+            (#"{"kind":"inAppMessage","message":{"id":"1"},"action":"confirm"}"#, .inAppMessage(message: ["id": "1"], action: "confirm")),
+            (#"{"kind":"vendorEvent","event":{"type":"Tap"}}"#, .vendorEvent(["type": "Tap"])),
+        ]
+        for (text, kind) in cases {
+            let event = try InputEvent(json: json(text))
+            #expect(event.kind == kind)
+            #expect(try InputEvent(json: event.jsonValue) == event)
+        }
+    }
+
+    @Test func readsCommonFields() throws {
+        let event = try InputEvent(json: json(#"{"kind":"url","url":"a:b","vendor":"link","phase":"warm","automaticallyOpenDeeplinks":true}"#))
+        #expect(event.vendor == "link")
+        #expect(event.phase == .warm)
+        #expect(event.automaticallyOpenDeeplinks == true)
+    }
+
+    @Test(arguments: [
+        (#"[1]"#, "notAnObject", "$"),
+        (#"{"kind":3}"#, "invalidEnvelope", "$.kind"),
+        (#"{"kind":"push"}"#, "invalidEnvelope", "$.kind"),
+        (#"{"kind":"notification"}"#, "invalidEnvelope", "$.userInfo"),
+        (#"{"kind":"notification","userInfo":[]}"#, "invalidEnvelope", "$.userInfo"),
+        (#"{"kind":"notification","userInfo":{},"origin":"moon"}"#, "invalidEnvelope", "$.origin"),
+        (#"{"kind":"notification","userInfo":{},"action":5}"#, "invalidEnvelope", "$.action"),
+        (#"{"kind":"url","url":"a:b","phase":"hot"}"#, "invalidEnvelope", "$.phase"),
+        (#"{"kind":"url","url":"a:b","automaticallyOpenDeeplinks":"yes"}"#, "invalidEnvelope", "$.automaticallyOpenDeeplinks"),
+        (#"{"kind":"userActivity"}"#, "invalidEnvelope", "$.webpageURL"),
+        (#"{"kind":"vendorEvent","event":"x"}"#, "invalidEnvelope", "$.event"),
+    ])
+    func badEnvelopesNameTheKey(text: String, code: String, path: String) throws {
+        do {
+            _ = try InputEvent(json: json(text))
+            Issue.record("expected an error for \(text)")
+        } catch let error as NormalizationError {
+            #expect(error.code.rawValue == code)
+            #expect(error.path == path)
+            #expect(!error.message.isEmpty)
+        }
+    }
+}

@@ -1,0 +1,223 @@
+import TapRoute
+import TapRouteTestSupport
+import Testing
+
+@Suite struct RouteTests {
+    private func parts(_ url: String) throws -> URLParts { try #require(URLParts(url)) }
+
+    @Test func capturesAndQueryItems() throws {
+        let route = try Route(pattern: "campaigndemoapp://products/{id}", screen: "product")
+        let parameters = try #require(route.match(parts("campaigndemoapp://products/42?ref=push&id=9")))
+        #expect(Array(parameters.names) == ["id", "ref"])
+        #expect(parameters["id"] == "42")
+        #expect(parameters["ref"] == "push")
+    }
+
+    @Test func hostsAndSchemesAreCaseInsensitivePathsAreNot() throws {
+        let route = try Route(pattern: "https://web.taptalk.io/chat/{roomID}", screen: "chatRoom")
+        #expect(route.match(try parts("HTTPS://Web.TapTalk.io/chat/r1"))?["roomID"] == "r1")
+        #expect(route.match(try parts("https://web.taptalk.io/Chat/r1")) == nil)
+        #expect(route.match(try parts("https://web.taptalk.io/chat/r1/extra")) == nil)
+        #expect(route.match(try parts("https://other.io/chat/r1")) == nil)
+    }
+
+    @Test func captureIsPercentDecodedOnce() throws {
+        let route = try Route(pattern: "myapp://p/{name}", screen: "p")
+        #expect(route.match(try parts("myapp://p/a%2Fb%2520c"))?["name"] == "a/b%20c")
+    }
+
+    @Test func trailingWildcardMatchesTheRest() throws {
+        let route = try Route(pattern: "myapp://help/*", screen: "help")
+        #expect(route.match(try parts("myapp://help")) != nil)
+        #expect(route.match(try parts("myapp://help/a/b/c")) != nil)
+        #expect(route.match(try parts("myapp://other/a")) == nil)
+    }
+
+    @Test func emptySegmentsAreIgnored() throws {
+        let route = try Route(pattern: "myapp://p/{id}", screen: "p")
+        #expect(route.match(try parts("myapp://p//7/"))?["id"] == "7")
+    }
+
+    @Test(arguments: [
+        "products/{id}", "myapp://p/*/x", "myapp://p/{}", "myapp://p/{a}/{a}", "myapp://p/x{a}", "myapp://p/{a}?q=1",
+        "https://{host}/x", "1app://x",
+    ])
+    func badPatternsAreRejected(pattern: String) {
+        #expect(throws: Route.PatternError.self) { try Route(pattern: pattern, screen: "s") }
+    }
+}
+
+@Suite struct URLSafetyTests {
+    let safety = URLSafety(settings: SecuritySettings(allowedSchemes: ["https", "http", "myapp", "tel"], maxURLLength: 64))
+
+    @Test(arguments: [
+        ("javascript:alert(1)", "scheme 'javascript' is never allowed"),
+        ("JavaScript:alert(1)", "scheme 'javascript' is never allowed"),
+        ("data:text/html,x", "scheme 'data' is never allowed"),
+        ("file:///etc/passwd", "scheme 'file' is never allowed"),
+        ("vbscript:x", "scheme 'vbscript' is never allowed"),
+        ("ftp://x.y/", "scheme 'ftp' is not in security.allowedSchemes"),
+        ("", "is empty"),
+        (" https://x.y/", "contains whitespace or control characters"),
+        ("https://x.y/\u{7F}", "contains whitespace or control characters"),
+        ("java\nscript:alert(1)", "contains whitespace or control characters"),
+        ("//x.y/", "has no scheme"),
+        ("https:/x", "has no host"),
+        ("https://x.y:99999/", "has a bad port '99999'"),
+        ("https://[::1/", "has an unterminated IPv6 host"),
+        ("myapp://p/%00", "contains an encoded NUL byte (%00)"),
+        ("https://example.com/" + String(repeating: "a", count: 60), "is longer than 64 bytes"),
+    ])
+    func rejects(url: String, reason: String) {
+        #expect(throws: URLSafety.Rejection(reason: reason)) { try safety.check(url) }
+    }
+
+    @Test(arguments: ["https://x.y/", "myapp://p/1", "tel:+1555", "https://[::1]:8080/", "https://例え.jp/"])
+    func accepts(url: String) throws {
+        _ = try safety.check(url)
+    }
+
+    @Test func allowedHostsWithWildcards() throws {
+        let strict = URLSafety(settings: SecuritySettings(allowedSchemes: ["https", "tel"], allowedHosts: ["*.example.com", "a.io"]))
+        _ = try strict.check("https://shop.example.com/")
+        _ = try strict.check("https://example.com/")
+        _ = try strict.check("https://A.IO/")
+        _ = try strict.check("tel:1")  // no host: the host list does not apply
+        #expect(throws: URLSafety.Rejection.self) { try strict.check("https://evilexample.com/") }
+        #expect(throws: URLSafety.Rejection.self) { try strict.check("https://b.io/") }
+    }
+}
+
+/// A minimal adapter used to check the registry's selection and policy.
+private struct EchoAdapter: PayloadAdapter {
+    static let id = "echo"
+    static let configurationKeys = ["key"]
+    let key: String
+
+    init(configuration: AdapterConfiguration) throws(ConfigurationError) {
+        key = try configuration.option("key")?.string() ?? "echo"
+        if key.isEmpty { throw ConfigurationError("must not be empty", at: ["key"]) }
+    }
+
+    func recognizes(_ input: InputEvent) -> Bool {
+        if case .notification(let userInfo, _, _) = input.kind { return userInfo[key] != nil }
+        return false
+    }
+
+    func normalize(_ input: InputEvent) throws(NormalizationError) -> Interaction {
+        guard case .notification(let userInfo, let action, let origin) = input.kind, let url = userInfo[key]?.stringValue else {
+            throw .invalidPayload("\(key) must be a string", path: "$.userInfo.\(key)")
+        }
+        return Interaction(
+            vendor: "whatever",
+            channel: origin == .local ? .local : .push,
+            trigger: Trigger(notificationAction: action),
+            destination: .url(url, target: .external),
+            handling: .automatic,
+            buttons: [Button(id: "b", destination: .url("javascript:x", target: .external))]
+        )
+    }
+}
+
+@Suite struct RegistryAndPolicyTests {
+    private func registry(_ document: JSONValue) throws -> AdapterRegistry {
+        try AdapterRegistry(configuration: Configuration(json: document), adapterTypes: [EchoAdapter.self])
+    }
+
+    private let base: JSONValue = [
+        "app": ["schemes": ["myapp"], "domains": ["app.example.com"]],
+        "adapters": [["id": "echo"]],
+        "routes": [["url": "myapp://items/{id}", "screen": "item"]],
+        "security": ["allowedSchemes": ["https", "myapp", "tel"]],
+    ]
+
+    @Test func picksTheAdapterAndAppliesPolicy() throws {
+        let r = try registry(base)
+        let interaction = try r.normalize(.notification(userInfo: ["echo": "https://app.example.com/x"], phase: .cold))
+        #expect(interaction.vendor == "echo")
+        #expect(interaction.destination == .url("https://app.example.com/x", target: .app))
+        #expect(interaction.handling == .automatic)  // the adapter's built-in default
+        #expect(interaction.phase == .cold)
+        #expect(interaction.buttons.first?.destination == .app)
+        #expect(interaction.warnings.map(\.code) == [.urlRejected])
+        #expect(interaction.warnings.first?.message == "button b url 'javascript:x' scheme 'javascript' is never allowed")
+    }
+
+    @Test func routesTurnURLsIntoScreens() throws {
+        let interaction = try registry(base).normalize(.notification(userInfo: ["echo": "myapp://items/7?x=1"]))
+        #expect(interaction.destination == .screen(name: "item", parameters: ["id": "7", "x": "1"], url: "myapp://items/7?x=1"))
+        #expect(interaction.handling == .app)
+    }
+
+    @Test func handlingPrecedence() throws {
+        var document = base.objectValue!
+        let userInfo: JSONObject = ["echo": "https://other.example/"]
+        #expect(try registry(.object(document)).normalize(.notification(userInfo: userInfo)).handling == .automatic)
+
+        document["defaults"] = ["automaticallyOpenDeeplinks": false]
+        #expect(try registry(.object(document)).normalize(.notification(userInfo: userInfo)).handling == .app)
+
+        document["adapters"] = [["id": "echo", "automaticallyOpenDeeplinks": true]]
+        #expect(try registry(.object(document)).normalize(.notification(userInfo: userInfo)).handling == .automatic)
+
+        document["adapters"] = [["id": "echo", "automaticallyOpenDeeplinks": true, "channels": ["push": ["automaticallyOpenDeeplinks": false]]]]
+        let r = try registry(.object(document))
+        #expect(try r.normalize(.notification(userInfo: userInfo)).handling == .app)
+        #expect(try r.normalize(.notification(userInfo: userInfo, origin: .local)).handling == .automatic)
+
+        var event = InputEvent.notification(userInfo: userInfo)
+        event.automaticallyOpenDeeplinks = true
+        #expect(try r.normalize(event).handling == .automatic)
+    }
+
+    @Test func fallsBackToTheLinkAdapterAndReportsUnrecognized() throws {
+        let r = try registry(base)
+        #expect(try r.normalize(.url("tel:1")).vendor == "link")
+        #expect(throws: NormalizationError(.unrecognized, "no enabled adapter recognizes this notification")) {
+            try r.normalize(.notification(userInfo: ["other": 1]))
+        }
+        var forced = InputEvent.url("myapp://x")
+        forced.vendor = "echo"
+        #expect(throws: NormalizationError(.unrecognized, "adapter 'echo' does not recognize this url", path: "$.vendor")) {
+            try r.normalize(forced)
+        }
+    }
+
+    @Test func richLandingThatIsNotWebIsAPlainURL() throws {
+        let policy = HandlingPolicy(configuration: try Configuration(json: base))
+        var warnings: [Warning] = []
+        #expect(policy.resolve(.url("https://x.y/", target: .inAppBrowser), warnings: &warnings, label: "d") == .url("https://x.y/", target: .inAppBrowser))
+        #expect(policy.resolve(.url("tel:1", target: .inAppBrowser), warnings: &warnings, label: "d") == .url("tel:1", target: .external))
+        #expect(warnings.map(\.code) == [.richLandingNotWeb])
+    }
+
+    @Test func adapterConfigurationErrorsNameTheKeyPath() throws {
+        let unknownKey: JSONValue = ["adapters": [["id": "echo", "colour": "red"]]]
+        #expect(throws: ConfigurationError("unknown key 'colour' for adapter 'echo'; expected one of: id, automaticallyOpenDeeplinks, channels, key", at: ["adapters", 0, "colour"], isAboutKey: true)) {
+            try registry(unknownKey)
+        }
+        let badValue: JSONValue = ["adapters": [["id": "echo", "key": ""]]]
+        #expect(throws: ConfigurationError("must not be empty", at: ["adapters", 0, "key"])) { try registry(badValue) }
+        let unknownID: JSONValue = ["adapters": [["id": "acme"]]]
+        #expect(throws: ConfigurationError("unknown adapter id 'acme'; known: echo, link", at: ["adapters", 0, "id"])) {
+            try registry(unknownID)
+        }
+    }
+
+    @Test func limitsAreEnforced() throws {
+        var document = base.objectValue!
+        document["limits"] = ["maxRecordBytes": 64, "maxDepth": 3]
+        let r = try registry(.object(document))
+        let long = Array(#"{"kind":"url","url":"myapp://\#(String(repeating: "a", count: 80))"}"#.utf8)
+        #expect(throws: NormalizationError(.limitExceeded, "record is \(long.count) bytes; limits.maxRecordBytes is 64")) {
+            try long.withUnsafeBufferPointer { buffer throws(NormalizationError) in try r.normalize(record: buffer) }
+        }
+        let deep = Array(#"{"a":{"b":{"c":{"d":1}}}}"#.utf8)
+        do {
+            _ = try deep.withUnsafeBufferPointer { buffer throws(NormalizationError) in try r.normalize(record: buffer) }
+            Issue.record("expected limitExceeded")
+        } catch {
+            #expect(error.code == .limitExceeded)
+        }
+    }
+}
