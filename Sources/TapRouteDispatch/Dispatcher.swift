@@ -51,8 +51,9 @@ public import TapRoute
 /// ## Concurrency
 ///
 /// Every method may be called from any thread. All mutable state is one storage struct
-/// behind one lock (``Locked``), held only to update that struct, never while calling the
-/// handler, the opener or the observer. Those calls are serialized: whichever call finds
+/// behind one `NSLock` (a `Locked<Storage>` box), held only to update that struct, never
+/// while calling the handler, the opener or the observer (`Synchronization.Mutex` would
+/// need macOS 15 / iOS 18). Those calls are serialized: whichever call finds
 /// the dispatcher idle drains the queue on its own thread, and calls that arrive meanwhile
 /// (including from inside the handler) only enqueue and return. So the handler is never
 /// called concurrently, may call back into the dispatcher without deadlock, and sees

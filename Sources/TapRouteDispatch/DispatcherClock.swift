@@ -13,7 +13,9 @@ public protocol DispatcherClock: Sendable {
 
 /// The system's monotonic clock (`DispatchTime.now().uptimeNanoseconds`).
 ///
-/// It does not jump when the wall clock is changed. It is the dispatcher's default.
+/// It does not jump when the wall clock is changed, and (like all uptime clocks) it does not
+/// advance while the device sleeps, which cannot happen between two entry points of one
+/// launch. It is the dispatcher's default.
 public struct SystemDispatcherClock: DispatcherClock {
     /// Creates the clock.
     public init() {}
