@@ -63,7 +63,7 @@ struct RecentKeys<Key: Hashable> {
     /// The sequence number `key` was first seen under, when that was less than the window
     /// before `now`.
     func sequence(of key: Key, now: UInt64) -> UInt64? {
-        guard let entry = seen[key], now &- entry.time < window else { return nil }
+        guard let entry = seen[key], elapsed(since: entry.time, now: now) < window else { return nil }
         return entry.sequence
     }
 
@@ -80,7 +80,7 @@ struct RecentKeys<Key: Hashable> {
     }
 
     private mutating func prune(now: UInt64) {
-        while let oldest = order.first, now &- oldest.time >= window {
+        while let oldest = order.first, elapsed(since: oldest.time, now: now) >= window {
             _ = order.removeFirst()
             forget(oldest)
         }
@@ -89,6 +89,11 @@ struct RecentKeys<Key: Hashable> {
     private mutating func forget(_ entry: (key: Key, time: UInt64, sequence: UInt64)) {
         if seen[entry.key]?.sequence == entry.sequence { seen[entry.key] = nil }
     }
+}
+
+/// Nanoseconds from `start` to `now`; 0 when `now` is not later.
+func elapsed(since start: UInt64, now: UInt64) -> UInt64 {
+    now > start ? now - start : 0
 }
 
 /// A first-in first-out queue with O(1) amortized append and removal at the front.

@@ -54,6 +54,10 @@ struct Storage: Sendable {
     /// Whether some caller is running the pump.
     private var pumping = false
     private var nextSequence: UInt64 = 1
+    /// The latest clock reading seen. Callers read the clock before taking the lock, so
+    /// two racing callers may arrive with readings out of order; time never goes backwards
+    /// for the storage.
+    private var latestReading: UInt64 = 0
     private var heldCount = 0
     private var recent: RecentKeys<DeduplicationKey>
     /// Notifications that came through launch options (action unknown).
@@ -82,6 +86,12 @@ struct Storage: Sendable {
         return nextSequence
     }
 
+    /// `reading`, or the latest reading seen when that is later.
+    mutating func monotonic(_ reading: UInt64) -> UInt64 {
+        latestReading = max(latestReading, reading)
+        return latestReading
+    }
+
     /// Makes the caller the pump when nobody is pumping.
     mutating func claimPump() -> Bool {
         if pumping { return false }
@@ -108,7 +118,7 @@ struct Storage: Sendable {
     mutating func releaseHeld(olderThan age: UInt64?, now: UInt64) {
         guard heldCount > 0 else { return }
         for i in pending.indices where pending[i].held {
-            if let age, now &- pending[i].arrival < age { continue }
+            if let age, elapsed(since: pending[i].arrival, now: now) < age { continue }
             pending[i].held = false
             heldCount -= 1
         }

@@ -177,8 +177,9 @@ public final class Dispatcher: Sendable {
     /// The app became active: launch-options notifications still waiting for their
     /// response are released as taps and delivered.
     public func didBecomeActive() {
-        let now = clock.nanoseconds()
+        let reading = clock.nanoseconds()
         let pump = storage.withLock { state in
+            let now = state.monotonic(reading)
             state.releaseHeld(olderThan: nil, now: now)
             return state.claimPump()
         }
@@ -191,10 +192,10 @@ public final class Dispatcher: Sendable {
     /// interaction that waited for it, in arrival order, before returning (unless another
     /// thread is delivering at that moment; it then delivers them).
     public func attach(_ handler: any InteractionHandler) {
-        let now = clock.nanoseconds()
+        let reading = clock.nanoseconds()
         let pump = storage.withLock { state in
             state.handler = handler
-            state.releaseHeld(olderThan: state.window, now: now)
+            state.releaseHeld(olderThan: state.window, now: state.monotonic(reading))
             return state.claimPump()
         }
         if pump { self.pump() }
@@ -225,8 +226,9 @@ public final class Dispatcher: Sendable {
 
     private func admit(_ inputs: [InputEvent], phase: Phase, fromLaunchOptions: Bool) -> [Admission] {
         let arrivals = inputs.map { prepare($0, phase: phase, fromLaunchOptions: fromLaunchOptions) }
-        let now = clock.nanoseconds()
+        let reading = clock.nanoseconds()
         let (admissions, pump) = storage.withLock { state in
+            let now = state.monotonic(reading)
             state.releaseHeld(olderThan: state.window, now: now)
             let admissions = arrivals.map { state.admit($0, now: now) }
             return (admissions, state.claimPump())
@@ -237,8 +239,9 @@ public final class Dispatcher: Sendable {
 
     private func admit(_ input: InputEvent, phase: Phase) -> Admission {
         let arrival = prepare(input, phase: phase, fromLaunchOptions: false)
-        let now = clock.nanoseconds()
+        let reading = clock.nanoseconds()
         let (admission, pump) = storage.withLock { state in
+            let now = state.monotonic(reading)
             state.releaseHeld(olderThan: state.window, now: now)
             return (state.admit(arrival, now: now), state.claimPump())
         }

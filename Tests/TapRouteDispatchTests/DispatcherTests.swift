@@ -77,6 +77,18 @@ import Testing
         #expect(h.dispatcher.didReceive(.notification(userInfo: push, action: "later")) == .queued(sequence: 2))
     }
 
+    /// Callers read the clock before taking the dispatcher's lock, so racing callers can
+    /// arrive with readings out of order; an earlier reading must not make a key look
+    /// expired (or make unsigned arithmetic wrap).
+    @Test func readingsOutOfOrderDoNotBreakDeduplication() throws {
+        let clock = ScriptedClock([10_000_000_000, 9_000_000_000, 9_500_000_000])
+        let dispatcher = Dispatcher(registry: try makeRegistry(), opener: RecordingURLOpener(), clock: clock)
+        let link = InputEvent.url("myapp://items/1")
+        #expect(dispatcher.continue(link) == .queued(sequence: 1))
+        #expect(dispatcher.continue(link) == .duplicate(sequence: 2, of: 1))
+        #expect(dispatcher.continue(link) == .duplicate(sequence: 3, of: 1))
+    }
+
     @Test func zeroWindowTurnsDeduplicationOff() throws {
         for window in [0, -1, Double.nan] {
             let h = try Harness(configuration: .init(deduplicationWindow: window))
@@ -341,5 +353,21 @@ import Testing
         #expect(Admission.queued(sequence: 3).sequence == 3)
         #expect(Admission.duplicate(sequence: 4, of: 3).sequence == 4)
         #expect(Admission.merged(into: 3).sequence == nil)
+    }
+}
+
+/// A clock that returns the given readings in turn (then the last one forever), even when
+/// they go backwards.
+final class ScriptedClock: DispatcherClock {
+    private let readings: Locked<[UInt64]>
+
+    init(_ readings: [UInt64]) {
+        self.readings = Locked(readings)
+    }
+
+    func nanoseconds() -> UInt64 {
+        readings.withLock { readings in
+            readings.count > 1 ? readings.removeFirst() : readings.first ?? 0
+        }
     }
 }
