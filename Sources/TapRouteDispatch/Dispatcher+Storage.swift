@@ -59,6 +59,9 @@ struct Storage: Sendable {
     /// for the storage.
     private var latestReading: UInt64 = 0
     private var heldCount = 0
+    /// How many pending entries are launch-options notifications a response may complete
+    /// (so a response need not scan the queue when there are none).
+    private var awaitingResponse = 0
     private var recent: RecentKeys<DeduplicationKey>
     /// Notifications that came through launch options (action unknown).
     private var launchNotifications: RecentKeys<NotificationIdentity>
@@ -107,6 +110,7 @@ struct Storage: Sendable {
         }
         if let handler, let first = pending.first, !first.held {
             _ = pending.removeFirst()
+            if first.launchNotification != nil { awaitingResponse -= 1 }
             return .deliver(handler, first)
         }
         pumping = false
@@ -130,6 +134,7 @@ struct Storage: Sendable {
         guard handler == nil else { return }
         while pending.count > capacity, let oldest = pending.removeFirst() {
             if oldest.held { heldCount -= 1 }
+            if oldest.launchNotification != nil { awaitingResponse -= 1 }
             notify(
                 .dropped(
                     DroppedInteraction(
@@ -166,7 +171,9 @@ struct Storage: Sendable {
                 }
             } else {
                 // A response completing a launch-options notification that still waits.
-                if let i = pending.indices.first(where: { pending[$0].launchNotification == identity }) {
+                if awaitingResponse > 0,
+                    let i = pending.indices.first(where: { pending[$0].launchNotification == identity })
+                {
                     var entry = pending[i]
                     let earlierWarnings = entry.interaction.warnings
                     if entry.held { heldCount -= 1 }
@@ -177,6 +184,7 @@ struct Storage: Sendable {
                     entry.interaction = completed
                     entry.held = false
                     entry.launchNotification = nil
+                    awaitingResponse -= 1
                     pending[i] = entry
                     recent.insert(key, sequence: entry.sequence, now: now)
                     responses.insert(identity, sequence: entry.sequence, now: now)
@@ -204,6 +212,7 @@ struct Storage: Sendable {
             }
         }
         if held { heldCount += 1 }
+        if arrival.actionUnknown { awaitingResponse += 1 }
         pending.append(
             Entry(
                 sequence: sequence,
