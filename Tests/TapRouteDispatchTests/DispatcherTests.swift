@@ -70,6 +70,20 @@ import Testing
         #expect(h.dispatcher.continue(.userActivity(webpageURL: "https://app.example.com/a?x=1")) == .queued(sequence: 3))
     }
 
+    /// Two SDKs forwarding the same `didReceive` (or one forwarding it twice) while the app
+    /// runs: delivered and opened once.
+    @Test func repeatedWarmDeliveryOfTheSameNotificationIsDeliveredOnce() throws {
+        let h = try Harness()
+        let handler = RecordingInteractionHandler(answering: .notHandled)
+        h.dispatcher.attach(handler)
+        let response = InputEvent.notification(userInfo: acmePush(), action: "track")
+        #expect(h.dispatcher.didReceive(response) == .queued(sequence: 1))
+        h.clock.advance(by: 0.5)
+        #expect(h.dispatcher.didReceive(response) == .duplicate(sequence: 2, of: 1))
+        #expect(handler.deliveries.count == 1)
+        #expect(h.opener.urls == ["https://shop.example.com/track/1"])
+    }
+
     @Test func differentButtonsOfOneNotificationAreDifferentInteractions() throws {
         let h = try Harness()
         let push = acmePush()
