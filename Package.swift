@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "TapRouteYAML", targets: ["TapRouteYAML"]),
         .library(name: "TapRouteAdapters", targets: ["TapRouteAdapters"]),
         .library(name: "TapRouteConformance", targets: ["TapRouteConformance"]),
+        .library(name: "TapRouteDispatch", targets: ["TapRouteDispatch"]),
+        .library(name: "TapRouteDispatchTesting", targets: ["TapRouteDispatchTesting"]),
         .executable(name: "normalize", targets: ["normalize"]),
     ] + vendorAdapters.map { .library(name: $0.module, targets: [$0.module]) },
     dependencies: [
@@ -34,6 +36,10 @@ let package = Package(
             name: "TapRouteAdapters",
             dependencies: ["TapRoute", "TapRouteYAML"] + vendorAdapters.map { .target(name: $0.module) }
         ),
+
+        // Dispatcher
+        .target(name: "TapRouteDispatch", dependencies: ["TapRoute"]),
+        .target(name: "TapRouteDispatchTesting", dependencies: ["TapRoute", "TapRouteDispatch"]),
 
         // Testing
         .target(
@@ -62,6 +68,10 @@ let package = Package(
             dependencies: ["TapRouteConformance", "TapRouteAdapters", "TapRouteYAML", "TapRouteTestSupport"]
                 + vendorAdapters.map { .target(name: $0.module) },
             exclude: ["Vectors"]
+        ),
+        .testTarget(
+            name: "TapRouteDispatchTests",
+            dependencies: ["TapRoute", "TapRouteDispatch", "TapRouteDispatchTesting"]
         ),
         .testTarget(
             name: "NormalizeTests",
