@@ -221,3 +221,33 @@ private struct EchoAdapter: PayloadAdapter {
         }
     }
 }
+
+@Suite struct ScreenLinkClassificationTests {
+    private let configuration = Configuration(app: AppSettings(schemes: ["myapp"], domains: ["chat.example.com"]))
+
+    @Test func anAdapterScreenWhoseLinkTheAASARulesExcludeOpensInSafari() {
+        let classifier = URLClassifier(
+            app: configuration.app,
+            universalLinkRules: [
+                "chat.example.com": { parts in
+                    parts.path.hasPrefix("/e/")
+                        ? UniversalLinkDecision(opensApp: false, explanation: "excluded by rule 0 (NOT /e/*)")
+                        : UniversalLinkDecision(opensApp: true)
+                }
+            ]
+        )
+        let policy = HandlingPolicy(configuration: configuration, classifier: classifier)
+        var warnings: [Warning] = []
+        let excluded = Destination.screen(name: "chatRoom", parameters: ["roomID": "x"], url: "https://chat.example.com/e/x")
+        #expect(policy.resolve(excluded, warnings: &warnings, label: "destination url") == .url("https://chat.example.com/e/x", target: .external))
+        #expect(warnings == [Warning(.universalLinkExcluded, "excluded by rule 0 (NOT /e/*)")])
+        let accepted = Destination.screen(name: "chatRoom", parameters: ["roomID": "x"], url: "https://chat.example.com/chat/x")
+        #expect(policy.resolve(accepted, warnings: &warnings, label: "destination url") == accepted)
+    }
+
+    @Test func anEmptyMessageIdIsAbsent() {
+        let policy = HandlingPolicy(configuration: configuration)
+        let interaction = Interaction(vendor: "x", channel: .push, trigger: .tap, destination: .app, messageId: "")
+        #expect(policy.apply(to: interaction, input: .url("myapp://x")).messageId == nil)
+    }
+}

@@ -55,9 +55,21 @@ public protocol PayloadAdapter: Sendable {
     /// - Throws: ``NormalizationError`` when the payload is invalid in a way the vendor's
     ///   SDK rejects too.
     func normalize(_ input: InputEvent) throws(NormalizationError) -> Interaction
+
+    /// Whether the input's own `automaticallyOpenDeeplinks` (what the app passed for this
+    /// one event) governs the handling of `interaction`.
+    ///
+    /// True by default. A vendor whose per-call flag covers only some destinations says
+    /// false for the others: Bird's `handleNotificationResponse(automaticallyOpenDeeplinks:)`
+    /// governs deep links, while an "Open URL" action is always opened. Configuration
+    /// levels still apply.
+    func eventOverrideApplies(to interaction: Interaction) -> Bool
 }
 
 extension PayloadAdapter {
+    /// The per-event override applies to every interaction by default.
+    public func eventOverrideApplies(to interaction: Interaction) -> Bool { true }
+
     /// No adapter-specific keys by default.
     public static var configurationKeys: [String] { [] }
     /// The id, by default.

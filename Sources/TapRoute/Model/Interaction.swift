@@ -216,6 +216,11 @@ public struct Warning: Sendable, Hashable, CustomStringConvertible {
         public static let androidDiffers: Code = "androidDiffers"
         /// The vendor's iOS SDK would drop this tap; TapRoute kept the evident intent.
         public static let iOSWouldDrop: Code = "iOSWouldDrop"
+        /// The tapped action identifier matches none of the buttons the message offered (or it
+        /// offered none); the destination is `app`, never a place the user did not choose.
+        public static let unknownButton: Code = "unknownButton"
+        /// The message's action buttons, or one of them, could not be read and were skipped.
+        public static let invalidActionButtons: Code = "invalidActionButtons"
         /// A universal link on an app domain was refused by the domain's AASA rules.
         public static let universalLinkExcluded: Code = "universalLinkExcluded"
     }

@@ -34,7 +34,13 @@ public struct HandlingPolicy: Sendable {
     }
 
     /// Applies the policy to an adapter's interaction for `input`.
-    public func apply(to interaction: Interaction, input: InputEvent) -> Interaction {
+    ///
+    /// - Parameters:
+    ///   - interaction: what the adapter produced.
+    ///   - input: the event it came from (its `phase` and `automaticallyOpenDeeplinks`).
+    ///   - eventOverrideApplies: whether the input's own `automaticallyOpenDeeplinks` governs
+    ///     this interaction (``PayloadAdapter/eventOverrideApplies(to:)``).
+    public func apply(to interaction: Interaction, input: InputEvent, eventOverrideApplies: Bool = true) -> Interaction {
         var result = interaction
         var warnings = interaction.warnings
         result.destination = resolve(interaction.destination, warnings: &warnings, label: "destination url")
@@ -49,7 +55,7 @@ public struct HandlingPolicy: Sendable {
             let automatic = automaticallyOpen(
                 vendor: interaction.vendor,
                 channel: interaction.channel,
-                input: input,
+                input: eventOverrideApplies ? input : input.withoutPolicyOverride,
                 vendorDefault: interaction.handling == .automatic
             )
             result.handling = automatic ? .automatic : .app
@@ -57,6 +63,7 @@ public struct HandlingPolicy: Sendable {
             result.handling = .app
         }
         if result.phase == nil { result.phase = input.phase }
+        if result.messageId?.isEmpty == true { result.messageId = nil }
         result.warnings = warnings
         return result
     }
@@ -82,14 +89,22 @@ public struct HandlingPolicy: Sendable {
     ///
     /// A `screen` destination an adapter built from a link (one that carries its `url`)
     /// passes the same safety rules: a rejected link makes it `{"type":"app"}` with a
-    /// `urlRejected` warning.
+    /// `urlRejected` warning. When that link is on an app domain whose universal-link (AASA)
+    /// rules refuse it, iOS would open it in Safari, not the app: the destination becomes
+    /// that URL with target `external`.
     public func resolve(_ destination: Destination, warnings: inout [Warning], label: String) -> Destination {
         if case .screen(_, _, let url?) = destination {
+            let parts: URLParts
             do {
-                _ = try safety.check(url)
+                parts = try safety.check(url)
             } catch {
                 warnings.append(Self.rejection(url, label: label, reason: error.reason))
                 return .app
+            }
+            let classification = classifier.classify(parts)
+            if classification.excludedByRules {
+                if let warning = classification.warning { warnings.append(warning) }
+                return .url(url, target: .external)
             }
             return destination
         }

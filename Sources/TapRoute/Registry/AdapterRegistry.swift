@@ -132,7 +132,7 @@ public struct AdapterRegistry: Sendable {
         let adapter = try adapter(for: input)
         var interaction = try adapter.normalize(input)
         interaction.vendor = type(of: adapter).id
-        return policy.apply(to: interaction, input: input)
+        return policy.apply(to: interaction, input: input, eventOverrideApplies: adapter.eventOverrideApplies(to: interaction))
     }
 
     /// Normalizes one envelope given as JSON.

@@ -16,11 +16,6 @@ extension Warning.Code {
     /// A button of the app's own notification category: Adobe's payload gives it no
     /// destination, so the app decides.
     public static let appDefinedAction: Self = "appDefinedAction"
-    /// The tapped action identifier matches no `adb_act` button.
-    public static let unknownButton: Self = "unknownButton"
-    /// `adb_act` could not be read (not a JSON array of buttons), or one of its buttons was
-    /// skipped as Adobe's Android SDK skips it.
-    public static let invalidActionButtons: Self = "invalidActionButtons"
     /// A field Adobe reads as a string has another type and was ignored, as Adobe's SDK
     /// ignores it.
     public static let ignoredField: Self = "ignoredField"

@@ -100,6 +100,13 @@ public struct BirdAdapter: PayloadAdapter {
         )
     }
 
+    /// Bird's per-call `automaticallyOpenDeeplinks` governs deep links only: an "Open URL"
+    /// action — the only action whose built-in handling is `automatic` — is opened whatever
+    /// the app passed, so the envelope's value does not apply to it.
+    public func eventOverrideApplies(to interaction: Interaction) -> Bool {
+        interaction.handling != .automatic
+    }
+
     // MARK: - Parts
 
     private func interactionType(_ event: JSONObject) throws(NormalizationError) -> BirdInteractionType {

@@ -13,11 +13,6 @@ extension Warning.Code {
     /// `screen_data` (or a button's `screenData`) is not an object or a JSON string holding
     /// one; the screen is kept without parameters, as both DashX SDKs do.
     public static let invalidScreenData: Self = "invalidScreenData"
-    /// `action_buttons`, or one of its buttons, cannot be read (not an array, a string that
-    /// is not a JSON array, a button without a string `identifier` or `label`).
-    public static let invalidActionButtons: Self = "invalidActionButtons"
-    /// The action identifier of a button tap matches no button; the destination is `app`.
-    public static let unknownButton: Self = "unknownButton"
     /// A key written in the other case convention (snake_case on a button, camelCase at the
     /// top level), which both DashX SDKs ignore.
     public static let wrongKeyCase: Self = "wrongKeyCase"

@@ -207,7 +207,4 @@ extension Warning.Code {
     /// A TapTalk Android push whose `body` is not a JSON object; the destination is the room
     /// list.
     public static let missingMessage: Self = "missingMessage"
-    /// A notification action identifier on a message that offers no buttons; the
-    /// destination is the app.
-    public static let unknownButton: Self = "unknownButton"
 }
