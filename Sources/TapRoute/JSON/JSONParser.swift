@@ -247,26 +247,52 @@ private struct Reader {
         }
     }
 
+    /// Whether any of the 8 bytes in `word` is a quote, a backslash, a control character or
+    /// not ASCII (SWAR: the classic "has a zero byte" / "has a byte less than n" tricks).
+    @inline(__always)
+    static func hasSpecialByte(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let hasQuote = (quote &- ones) & ~quote & highs
+        let hasBackslash = (backslash &- ones) & ~backslash & highs
+        let hasControl = (word &- ones &* 0x20) & ~word & highs
+        return (hasQuote | hasBackslash | hasControl | (word & highs)) != 0
+    }
+
     mutating func readString() throws(JSONParseError) -> String {
         let start = position
         position += 1  // opening quote
         let contentStart = position
-        // Fast path: ASCII without escapes.
-        while position < bytes.count {
+        guard let base = bytes.baseAddress else { throw error("unterminated string", at: start) }
+        // Scan: skip plain ASCII eight bytes at a time, validate multi-byte UTF-8 in place,
+        // and stop at the closing quote or the first escape.
+        while true {
+            while position + 8 <= bytes.count {
+                let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+                if Self.hasSpecialByte(UInt64(littleEndian: word)) { break }
+                position += 8
+            }
+            guard position < bytes.count else { throw error("unterminated string", at: start) }
             let b = bytes[position]
             if b == UInt8(ascii: "\"") {
-                let s = String(
-                    decoding: UnsafeBufferPointer(rebasing: bytes[contentStart..<position]),
-                    as: UTF8.self
-                )
+                let s = String(decoding: UnsafeBufferPointer(rebasing: bytes[contentStart..<position]), as: UTF8.self)
                 position += 1
                 return s
+            } else if b == UInt8(ascii: "\\") {
+                break
+            } else if b < 0x20 {
+                throw error("unescaped control character in a string")
+            } else if b < 0x80 {
+                position += 1
+            } else {
+                position += try validateUTF8Sequence()
             }
-            if b == UInt8(ascii: "\\") || b >= 0x80 || b < 0x20 { break }
-            position += 1
         }
+        // Escapes: build the string's bytes.
         var out: [UInt8] = []
-        out.reserveCapacity(position - contentStart + 16)
+        out.reserveCapacity(position - contentStart + 32)
         out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[contentStart..<position]))
         while true {
             guard position < bytes.count else { throw error("unterminated string", at: start) }
@@ -310,13 +336,15 @@ private struct Reader {
                 }
             } else if b < 0x20 {
                 throw error("unescaped control character in a string")
-            } else if b < 0x80 {
-                out.append(b)
-                position += 1
             } else {
-                let length = try validateUTF8Sequence()
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[position..<(position + length)]))
-                position += length
+                // A run of ordinary bytes up to the next quote, backslash or control byte.
+                let runStart = position
+                while position < bytes.count {
+                    let c = bytes[position]
+                    if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 { break }
+                    if c < 0x80 { position += 1 } else { position += try validateUTF8Sequence() }
+                }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
             }
         }
     }
