@@ -29,6 +29,11 @@ import Testing
     @Test func duplicateKeysKeepTheLastValueAtTheFirstPosition() throws {
         let value = try JSONValue(parsing: #"{"a":1,"b":2,"a":3}"#)
         #expect(value.jsonString() == #"{"a":3,"b":2}"#)
+        #expect(try JSONValue(parsing: #"{"a":1,"\u0061":2}"#).jsonString() == #"{"a":2}"#)
+        let many = "{" + (0..<100).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + ",\"k7\":-1}"
+        let object = try #require(try JSONValue(parsing: many).objectValue)
+        #expect(object.count == 100)
+        #expect(object["k7"] == -1)
     }
 
     @Test(arguments: [

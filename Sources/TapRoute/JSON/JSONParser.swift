@@ -208,7 +208,9 @@ private struct Reader {
         if depth > maximumDepth { throw error("nesting deeper than \(maximumDepth) levels") }
         position += 1  // {
         var members: [JSONObject.Element] = []
+        members.reserveCapacity(8)
         var hasDuplicates = false
+        var seenKeys: UInt64 = 0  // a 64-bit Bloom filter of the keys so far
         skipWhitespace()
         if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
             position += 1
@@ -218,7 +220,9 @@ private struct Reader {
             skipWhitespace()
             guard position < bytes.count else { throw error("unexpected end of input in an object") }
             guard bytes[position] == UInt8(ascii: "\"") else { throw error("expected a string key in an object") }
+            let keyStart = position
             let key = try readString()
+            let keyBit = Self.bloomBit(bytes, from: keyStart + 1, to: position - 1)
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
                 throw error("expected ':' after an object key")
@@ -226,11 +230,11 @@ private struct Reader {
             position += 1
             skipWhitespace()
             let value = try readValue(depth: depth)
-            if !hasDuplicates, members.count < 32 {
+            if !hasDuplicates, seenKeys & keyBit != 0 {
+                // Possibly seen before: compare for real (rare for distinct keys).
                 hasDuplicates = members.contains { $0.key == key }
-            } else if members.count >= 32 {
-                hasDuplicates = true  // fall back to the checked initializer for large objects
             }
+            seenKeys |= keyBit
             members.append((key, value))
             skipWhitespace()
             guard position < bytes.count else { throw error("unexpected end of input in an object") }
@@ -245,6 +249,22 @@ private struct Reader {
             default: throw error("expected ',' or '}' in an object")
             }
         }
+    }
+
+    /// One bit of a 64-bit Bloom filter for the raw (still escaped) bytes of a key. Equal
+    /// keys written differently (`"a"` and `"\\u0061"`) may get different bits, so a key with
+    /// a backslash sets every bit.
+    @inline(__always)
+    static func bloomBit(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        var i = from
+        while i < to {
+            let b = bytes[i]
+            if b == UInt8(ascii: "\\") { return ~0 }
+            hash = (hash ^ UInt64(b)) &* 0x0000_0100_0000_01B3
+            i += 1
+        }
+        return 1 << (hash >> 58)
     }
 
     /// Whether any of the 8 bytes in `word` is a quote, a backslash, a control character or
