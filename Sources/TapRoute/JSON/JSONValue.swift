@@ -200,7 +200,9 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// The value for `key`, or `nil`. Setting `nil` removes the member.
     public subscript(key: String) -> JSONValue? {
         get {
-            for member in storage where member.key == key { return member.value }
+            // Comparing UTF-8 lengths first skips most full string comparisons.
+            let length = key.utf8.count
+            for member in storage where member.key.utf8.count == length && member.key == key { return member.value }
             return nil
         }
         set {

@@ -26,7 +26,7 @@ public struct URLParts: Sendable, Hashable {
 
     /// The non-empty path segments, still percent-encoded.
     public var pathSegments: [Substring] {
-        path.split(separator: "/", omittingEmptySubsequences: true)
+        path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).map { Substring($0) }
     }
 
     /// The query items with `URLComponents.queryItems` semantics: split on `&` and on the
@@ -35,8 +35,9 @@ public struct URLParts: Sendable, Hashable {
     public var queryItems: [(name: String, value: String)] {
         guard let query, !query.isEmpty else { return [] }
         var items: [(String, String)] = []
-        for part in query.split(separator: "&", omittingEmptySubsequences: true) {
-            if let eq = part.firstIndex(of: "=") {
+        for bytes in query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let part = Substring(bytes)
+            if let eq = part.utf8.firstIndex(of: UInt8(ascii: "=")) {
                 items.append(
                     (
                         URLParts.percentDecoded(part[part.startIndex..<eq]),
@@ -207,12 +208,15 @@ public struct URLParts: Sendable, Hashable {
     /// hexadecimal digits stays as it is; bytes that do not form UTF-8 become U+FFFD.
     public static func percentDecoded<S: StringProtocol>(_ text: S) -> String {
         guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
+        return text.utf8.withContiguousStorageIfAvailable { decode($0) } ?? decode(Array(text.utf8))
+    }
+
+    private static func decode<C: RandomAccessCollection>(_ bytes: C) -> String where C.Element == UInt8, C.Index == Int {
         var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count)
-        let bytes = Array(text.utf8)
-        var i = 0
-        while i < bytes.count {
-            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let h = hex(bytes[i + 1]), let l = hex(bytes[i + 2]) {
+        out.reserveCapacity(bytes.count)
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.endIndex, let h = hex(bytes[i + 1]), let l = hex(bytes[i + 2]) {
                 out.append(h << 4 | l)
                 i += 3
             } else {
