@@ -22,7 +22,9 @@ public struct URLParts: Sendable, Hashable {
     public var fragment: String?
 
     /// The host lower-cased, for comparisons (hosts compare case-insensitively).
-    public var normalizedHost: String { host.lowercased() }
+    public var normalizedHost: String {
+        host.utf8.contains { $0 >= 0x41 && $0 <= 0x5A || $0 >= 0x80 } ? host.lowercased() : host
+    }
 
     /// The non-empty path segments, still percent-encoded.
     public var pathSegments: [Substring] {
