@@ -71,7 +71,7 @@ struct NormalizeFiles: ParsableCommand {
     }
 }
 
-/// Reads bytes from a file or standard input.
+/// Reads bytes from a file or standard input with `read(2)`, into the caller's buffer.
 final class InputSource {
     private let handle: FileHandle
     private let ownsHandle: Bool
@@ -90,33 +90,88 @@ final class InputSource {
         if ownsHandle { try? handle.close() }
     }
 
-    /// The next chunk, or an empty array at the end.
-    func read(upTo count: Int = 1 << 16) -> [UInt8] {
-        guard let data = try? handle.read(upToCount: count) else { return [] }
-        return [UInt8](data)
+    /// Fills `buffer` from its start with up to `buffer.count` bytes; returns how many were
+    /// read (0 at the end of the input, or on a read error).
+    func read(into buffer: inout [UInt8]) -> Int {
+        let descriptor = handle.fileDescriptor
+        var filled = 0
+        buffer.withUnsafeMutableBytes { raw in
+            while filled < raw.count {
+                let n = systemRead(descriptor, raw.baseAddress! + filled, raw.count - filled)
+                if n > 0 {
+                    filled += n
+                } else if n < 0 && errno == EINTR {
+                    continue
+                } else {
+                    break
+                }
+            }
+        }
+        return filled
     }
 
     /// Everything that is left.
     func readAll() -> [UInt8] {
-        guard let data = try? handle.readToEnd() else { return [] }
-        return [UInt8](data)
+        var all: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = read(into: &chunk)
+            if n == 0 { break }
+            all.append(contentsOf: chunk[0..<n])
+        }
+        return all
     }
 }
 
-/// Buffers output and writes it to standard output in large blocks.
+/// Buffers output and writes it to standard output with `write(2)` in large blocks.
 final class OutputSink {
     private var buffer: [UInt8] = []
 
     init() { buffer.reserveCapacity(1 << 17) }
 
     func append(_ bytes: [UInt8]) {
+        if bytes.count >= 1 << 16 {
+            flush()
+            Self.writeAll(bytes)
+            return
+        }
         buffer.append(contentsOf: bytes)
         if buffer.count >= 1 << 16 { flush() }
     }
 
     func flush() {
         guard !buffer.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(buffer))
+        Self.writeAll(buffer)
         buffer.removeAll(keepingCapacity: true)
     }
+
+    private static func writeAll(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { raw in
+            var written = 0
+            while written < raw.count {
+                let n = systemWrite(1, raw.baseAddress! + written, raw.count - written)
+                if n > 0 {
+                    written += n
+                } else if n < 0 && errno == EINTR {
+                    continue
+                } else {
+                    return  // standard output is closed: nothing more can be written
+                }
+            }
+        }
+    }
 }
+
+#if canImport(Glibc)
+import Glibc
+private let systemRead = Glibc.read
+private let systemWrite = Glibc.write
+#elseif canImport(Musl)
+import Musl
+private let systemRead = Musl.read
+private let systemWrite = Musl.write
+#elseif canImport(Darwin)
+import Darwin
+private let systemRead = Darwin.read
+private let systemWrite = Darwin.write
+#endif

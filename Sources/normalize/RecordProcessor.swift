@@ -1,6 +1,14 @@
 import Dispatch
 import TapRoute
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Turns input records into output records: one Interaction or one error per record.
 struct RecordProcessor: Sendable {
     let registry: AdapterRegistry
@@ -33,7 +41,11 @@ struct RecordProcessor: Sendable {
     }
 
     func render(_ interaction: Interaction, into out: inout [UInt8]) {
-        JSONWriter(pretty: pretty).write(interaction.jsonValue, into: &out)
+        if pretty {
+            JSONWriter(pretty: true).write(interaction.jsonValue, into: &out)
+        } else {
+            interaction.writeJSON(into: &out)
+        }
         out.append(0x0A)
     }
 
@@ -74,9 +86,12 @@ struct RecordProcessor: Sendable {
             output.append(renderError(error, line: linesBefore, file: file))
         }
 
+        var buffer = [UInt8](repeating: 0, count: blockSize)
+        var workspace = BlockWorkspace()
         while true {
-            let chunk = input.read(upTo: blockSize)
-            if chunk.isEmpty { break }
+            let length = input.read(into: &buffer)
+            if length == 0 { break }
+            let chunk = buffer[0..<length]
             guard let lastNewline = chunk.lastIndex(of: 0x0A) else {
                 if !skipping {
                     carry.append(contentsOf: chunk)
@@ -97,20 +112,20 @@ struct RecordProcessor: Sendable {
                 carry = []
             }
             if carry.isEmpty {
-                chunk.withUnsafeBufferPointer { buffer in
-                    let block = UnsafeBufferPointer(rebasing: buffer[blockStart..<(lastNewline + 1)])
-                    failed += processBlock(block, firstLine: linesBefore + 1, file: file, into: output, jobs: jobs)
-                    linesBefore += Self.count(of: 0x0A, in: block)
+                buffer.withUnsafeBufferPointer { whole in
+                    let block = UnsafeBufferPointer(rebasing: whole[blockStart..<(lastNewline + 1)])
+                    failed += processBlock(block, firstLine: linesBefore + 1, file: file, into: output, jobs: jobs, workspace: &workspace)
+                    linesBefore += workspace.lineCount
                 }
             } else {
                 carry.append(contentsOf: chunk[blockStart...lastNewline])
                 carry.withUnsafeBufferPointer { block in
-                    failed += processBlock(block, firstLine: linesBefore + 1, file: file, into: output, jobs: jobs)
-                    linesBefore += Self.count(of: 0x0A, in: block)
+                    failed += processBlock(block, firstLine: linesBefore + 1, file: file, into: output, jobs: jobs, workspace: &workspace)
+                    linesBefore += workspace.lineCount
                 }
                 carry.removeAll(keepingCapacity: carry.capacity <= 4 * blockSize)
             }
-            if lastNewline + 1 < chunk.count {
+            if lastNewline + 1 < length {
                 carry.append(contentsOf: chunk[(lastNewline + 1)...])
                 if carry.count > limit {
                     skipping = true
@@ -123,68 +138,63 @@ struct RecordProcessor: Sendable {
         } else if !carry.isEmpty {
             carry.append(0x0A)
             failed += carry.withUnsafeBufferPointer { block in
-                processBlock(block, firstLine: linesBefore + 1, file: file, into: output, jobs: 1)
+                processBlock(block, firstLine: linesBefore + 1, file: file, into: output, jobs: 1, workspace: &workspace)
             }
         }
         return failed
     }
 
     /// Normalizes the newline-terminated lines of `block`, in parallel runs, writing the
-    /// output in order; returns the number of failed records.
+    /// output in order; returns the number of failed records. `workspace` keeps the line
+    /// table and the runs' output buffers from block to block, so their memory is reused.
     func processBlock(
         _ block: UnsafeBufferPointer<UInt8>,
         firstLine: Int,
         file: String?,
         into output: OutputSink,
-        jobs: Int
+        jobs: Int,
+        workspace: inout BlockWorkspace
     ) -> Int {
-        var lineEnds: [Int] = []
-        lineEnds.reserveCapacity(block.count / 256 + 1)
+        workspace.lineEnds.removeAll(keepingCapacity: true)
         var i = 0
         while let newline = Self.index(of: 0x0A, in: block, from: i) {
-            lineEnds.append(newline)
+            workspace.lineEnds.append(newline)
             i = newline + 1
         }
+        let lineEnds = workspace.lineEnds
         let runs = max(1, min(jobs, lineEnds.count / 64))
-        var results = [(bytes: [UInt8], failed: Int)](repeating: ([], 0), count: runs)
-        results.withUnsafeMutableBufferPointer { slots in
-            // Each run writes only its own slot and reads only its own lines of the block.
-            nonisolated(unsafe) let slots = slots
-            nonisolated(unsafe) let block = block
-            let lineEnds = lineEnds
-            let work: @Sendable (Int) -> Void = { run in
-                let from = lineEnds.count * run / runs
-                let to = lineEnds.count * (run + 1) / runs
-                var bytes: [UInt8] = []
-                bytes.reserveCapacity((to - from) * 600)
-                var failed = 0
-                var start = from == 0 ? 0 : lineEnds[from - 1] + 1
-                for index in from..<to {
-                    let record = UnsafeBufferPointer(rebasing: block[start..<lineEnds[index]])
-                    start = lineEnds[index] + 1
-                    guard !Self.isBlank(record) else { continue }
-                    if self.output(for: record, line: firstLine + index, file: file, into: &bytes) { failed += 1 }
+        while workspace.outputs.count < runs { workspace.outputs.append([]) }
+        var failedPerRun = [Int](repeating: 0, count: runs)
+        workspace.outputs.withUnsafeMutableBufferPointer { outputs in
+            failedPerRun.withUnsafeMutableBufferPointer { failures in
+                // Each run touches only its own output buffer and failure count, and reads
+                // only its own lines of the block.
+                nonisolated(unsafe) let outputs = outputs
+                nonisolated(unsafe) let failures = failures
+                nonisolated(unsafe) let block = block
+                let work: @Sendable (Int) -> Void = { run in
+                    let from = lineEnds.count * run / runs
+                    let to = lineEnds.count * (run + 1) / runs
+                    outputs[run].removeAll(keepingCapacity: true)
+                    var failed = 0
+                    var start = from == 0 ? 0 : lineEnds[from - 1] + 1
+                    for index in from..<to {
+                        let record = UnsafeBufferPointer(rebasing: block[start..<lineEnds[index]])
+                        start = lineEnds[index] + 1
+                        guard !Self.isBlank(record) else { continue }
+                        if self.output(for: record, line: firstLine + index, file: file, into: &outputs[run]) { failed += 1 }
+                    }
+                    failures[run] = failed
                 }
-                slots[run] = (bytes, failed)
-            }
-            if runs == 1 {
-                work(0)
-            } else {
-                DispatchQueue.concurrentPerform(iterations: runs, execute: work)
+                if runs == 1 {
+                    work(0)
+                } else {
+                    DispatchQueue.concurrentPerform(iterations: runs, execute: work)
+                }
             }
         }
-        var failed = 0
-        for result in results {
-            output.append(result.bytes)
-            failed += result.failed
-        }
-        return failed
-    }
-
-    static func count(of byte: UInt8, in buffer: UnsafeBufferPointer<UInt8>) -> Int {
-        var n = 0
-        for b in buffer where b == byte { n += 1 }
-        return n
+        for run in 0..<runs { output.append(workspace.outputs[run]) }
+        return failedPerRun.reduce(0, +)
     }
 
     /// Processes one JSON document: an envelope, or an array of envelopes.
@@ -227,17 +237,24 @@ struct RecordProcessor: Sendable {
         }
     }
 
+    /// Buffers reused from one block to the next.
+    struct BlockWorkspace {
+        /// The offset of each newline in the current block.
+        var lineEnds: [Int] = []
+        /// One output buffer per parallel run.
+        var outputs: [[UInt8]] = []
+        /// The number of lines in the current block.
+        var lineCount: Int { lineEnds.count }
+    }
+
     static func isBlank(_ record: UnsafeBufferPointer<UInt8>) -> Bool {
         for b in record where b != 0x20 && b != 0x09 && b != 0x0D { return false }
         return true
     }
 
     static func index(of byte: UInt8, in buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-        var i = start
-        while i < buffer.count {
-            if buffer[i] == byte { return i }
-            i += 1
-        }
-        return nil
+        guard start < buffer.count, let base = buffer.baseAddress else { return nil }
+        guard let found = memchr(base + start, Int32(byte), buffer.count - start) else { return nil }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 }

@@ -29,6 +29,11 @@ import Testing
     @Test func duplicateKeysKeepTheLastValueAtTheFirstPosition() throws {
         let value = try JSONValue(parsing: #"{"a":1,"b":2,"a":3}"#)
         #expect(value.jsonString() == #"{"a":3,"b":2}"#)
+        #expect(try JSONValue(parsing: #"{"a":1,"\u0061":2}"#).jsonString() == #"{"a":2}"#)
+        let many = "{" + (0..<100).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + ",\"k7\":-1}"
+        let object = try #require(try JSONValue(parsing: many).objectValue)
+        #expect(object.count == 100)
+        #expect(object["k7"] == -1)
     }
 
     @Test(arguments: [
@@ -107,3 +112,37 @@ import Testing
 }
 
 private final class NSObjectLike {}
+
+@Suite struct JSONStringRoundTripTests {
+    /// Strings of every length around the 8-byte scanning stride, mixing ASCII, quotes,
+    /// backslashes, control characters and multi-byte scalars, survive write → parse.
+    @Test func randomStringsRoundTripAtEveryAlignment() throws {
+        let alphabet: [Unicode.Scalar] = ["a", "Z", "0", " ", "\"", "\\", "/", "\u{0}", "\u{1F}", "\n", "\t", "é", "中", "😀", "\u{7F}", "\u{FFFD}"]
+        var state: UInt64 = 0x1234_5678
+        func next() -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(truncatingIfNeeded: state >> 33)
+        }
+        for length in 0..<64 {
+            for _ in 0..<20 {
+                var scalars = String.UnicodeScalarView()
+                for _ in 0..<length { scalars.append(alphabet[next() % alphabet.count]) }
+                let original = String(scalars)
+                let text = JSONValue.string(original).jsonString()
+                #expect(try JSONValue(parsing: text) == .string(original), "\(text)")
+                // And with a prefix, so the string starts at another offset.
+                let shifted = "[" + String(repeating: " ", count: length % 8) + text + "]"
+                #expect(try JSONValue(parsing: shifted) == .array([.string(original)]))
+            }
+        }
+    }
+
+    @Test func invalidUTF8AfterALongASCIIRunIsFound() {
+        var bytes = Array("\"".utf8) + Array(repeating: UInt8(ascii: "a"), count: 37) + [0xFF] + Array("\"".utf8)
+        #expect(throws: JSONParseError(reason: "invalid UTF-8 byte 0xff", line: 1, column: 39, offset: 38)) {
+            try JSONParser().parse(bytes)
+        }
+        bytes = Array("\"".utf8) + Array(repeating: UInt8(ascii: "a"), count: 20) + [0x01] + Array("\"".utf8)
+        #expect(throws: JSONParseError.self) { try JSONParser().parse(bytes) }
+    }
+}

@@ -55,7 +55,21 @@ public struct LinkAdapter: PayloadAdapter {
     /// `universalLink` for an http(s) URL, `customScheme` for anything else (including a
     /// string with no scheme).
     public static func channel(for url: String) -> Channel {
-        let scheme = url.prefix { $0 != ":" }.lowercased()
-        return scheme == "https" || scheme == "http" ? .universalLink : .customScheme
+        // Compare the bytes before the first ':' with "http" / "https", ignoring ASCII case.
+        var matched = 0
+        for byte in url.utf8 {
+            if byte == UInt8(ascii: ":") { return matched == 4 || matched == 5 ? .universalLink : .customScheme }
+            let expected: UInt8? =
+                switch matched {
+                case 0: UInt8(ascii: "h")
+                case 1, 2: UInt8(ascii: "t")
+                case 3: UInt8(ascii: "p")
+                case 4: UInt8(ascii: "s")
+                default: nil
+                }
+            guard let expected, byte | 0x20 == expected else { return .customScheme }
+            matched += 1
+        }
+        return .customScheme
     }
 }

@@ -99,13 +99,6 @@ public struct InputEvent: Sendable, Hashable {
         }
     }
 
-    /// The event without its per-event `automaticallyOpenDeeplinks`.
-    public var withoutPolicyOverride: InputEvent {
-        var copy = self
-        copy.automaticallyOpenDeeplinks = nil
-        return copy
-    }
-
     /// The notification action identifier, for notifications and in-app messages.
     public var action: String? {
         switch kind {

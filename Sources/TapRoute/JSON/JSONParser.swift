@@ -208,7 +208,9 @@ private struct Reader {
         if depth > maximumDepth { throw error("nesting deeper than \(maximumDepth) levels") }
         position += 1  // {
         var members: [JSONObject.Element] = []
+        members.reserveCapacity(8)
         var hasDuplicates = false
+        var seenKeys: UInt64 = 0  // a 64-bit Bloom filter of the keys so far
         skipWhitespace()
         if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
             position += 1
@@ -218,7 +220,9 @@ private struct Reader {
             skipWhitespace()
             guard position < bytes.count else { throw error("unexpected end of input in an object") }
             guard bytes[position] == UInt8(ascii: "\"") else { throw error("expected a string key in an object") }
+            let keyStart = position
             let key = try readString()
+            let keyBit = Self.bloomBit(bytes, from: keyStart + 1, to: position - 1)
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
                 throw error("expected ':' after an object key")
@@ -226,11 +230,11 @@ private struct Reader {
             position += 1
             skipWhitespace()
             let value = try readValue(depth: depth)
-            if !hasDuplicates, members.count < 32 {
+            if !hasDuplicates, seenKeys & keyBit != 0 {
+                // Possibly seen before: compare for real (rare for distinct keys).
                 hasDuplicates = members.contains { $0.key == key }
-            } else if members.count >= 32 {
-                hasDuplicates = true  // fall back to the checked initializer for large objects
             }
+            seenKeys |= keyBit
             members.append((key, value))
             skipWhitespace()
             guard position < bytes.count else { throw error("unexpected end of input in an object") }
@@ -247,26 +251,68 @@ private struct Reader {
         }
     }
 
+    /// One bit of a 64-bit Bloom filter for the raw (still escaped) bytes of a key. Equal
+    /// keys written differently (`"a"` and `"\\u0061"`) may get different bits, so a key with
+    /// a backslash sets every bit.
+    @inline(__always)
+    static func bloomBit(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        var i = from
+        while i < to {
+            let b = bytes[i]
+            if b == UInt8(ascii: "\\") { return ~0 }
+            hash = (hash ^ UInt64(b)) &* 0x0000_0100_0000_01B3
+            i += 1
+        }
+        return 1 << (hash >> 58)
+    }
+
+    /// Whether any of the 8 bytes in `word` is a quote, a backslash, a control character or
+    /// not ASCII (SWAR: the classic "has a zero byte" / "has a byte less than n" tricks).
+    @inline(__always)
+    static func hasSpecialByte(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let hasQuote = (quote &- ones) & ~quote & highs
+        let hasBackslash = (backslash &- ones) & ~backslash & highs
+        let hasControl = (word &- ones &* 0x20) & ~word & highs
+        return (hasQuote | hasBackslash | hasControl | (word & highs)) != 0
+    }
+
     mutating func readString() throws(JSONParseError) -> String {
         let start = position
         position += 1  // opening quote
         let contentStart = position
-        // Fast path: ASCII without escapes.
-        while position < bytes.count {
+        guard let base = bytes.baseAddress else { throw error("unterminated string", at: start) }
+        // Scan: skip plain ASCII eight bytes at a time, validate multi-byte UTF-8 in place,
+        // and stop at the closing quote or the first escape.
+        while true {
+            while position + 8 <= bytes.count {
+                let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+                if Self.hasSpecialByte(UInt64(littleEndian: word)) { break }
+                position += 8
+            }
+            guard position < bytes.count else { throw error("unterminated string", at: start) }
             let b = bytes[position]
             if b == UInt8(ascii: "\"") {
-                let s = String(
-                    decoding: UnsafeBufferPointer(rebasing: bytes[contentStart..<position]),
-                    as: UTF8.self
-                )
+                let s = String(decoding: UnsafeBufferPointer(rebasing: bytes[contentStart..<position]), as: UTF8.self)
                 position += 1
                 return s
+            } else if b == UInt8(ascii: "\\") {
+                break
+            } else if b < 0x20 {
+                throw error("unescaped control character in a string")
+            } else if b < 0x80 {
+                position += 1
+            } else {
+                position += try validateUTF8Sequence()
             }
-            if b == UInt8(ascii: "\\") || b >= 0x80 || b < 0x20 { break }
-            position += 1
         }
+        // Escapes: build the string's bytes.
         var out: [UInt8] = []
-        out.reserveCapacity(position - contentStart + 16)
+        out.reserveCapacity(position - contentStart + 32)
         out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[contentStart..<position]))
         while true {
             guard position < bytes.count else { throw error("unterminated string", at: start) }
@@ -310,13 +356,15 @@ private struct Reader {
                 }
             } else if b < 0x20 {
                 throw error("unescaped control character in a string")
-            } else if b < 0x80 {
-                out.append(b)
-                position += 1
             } else {
-                let length = try validateUTF8Sequence()
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[position..<(position + length)]))
-                position += length
+                // A run of ordinary bytes up to the next quote, backslash or control byte.
+                let runStart = position
+                while position < bytes.count {
+                    let c = bytes[position]
+                    if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 { break }
+                    if c < 0x80 { position += 1 } else { position += try validateUTF8Sequence() }
+                }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
             }
         }
     }

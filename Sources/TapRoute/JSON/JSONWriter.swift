@@ -71,17 +71,42 @@ public struct JSONWriter: Sendable {
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
+    /// Whether any of the 8 bytes in `word` is a quote, a backslash or a control character.
+    @inline(__always)
+    private static func needsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        // The "less than 0x20" test is exact only for bytes below 0x80, so bytes of
+        // multi-byte UTF-8 are excluded with `& ~word`.
+        let control = (word &- ones &* 0x20) & ~word & highs
+        return ((quote &- ones) & ~quote & highs) | ((backslash &- ones) & ~backslash & highs) | control != 0
+    }
+
     /// Appends `string` as a quoted, escaped JSON string.
     public static func writeString(_ string: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var s = string
         s.withUTF8 { buffer in
             var runStart = 0
-            for i in 0..<buffer.count {
+            var i = 0
+            while i < buffer.count {
+                // Skip eight bytes at a time while none needs escaping.
+                if let base = buffer.baseAddress {
+                    while i + 8 <= buffer.count,
+                        !Self.needsEscape(UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)))
+                    {
+                        i += 8
+                    }
+                }
+                guard i < buffer.count else { break }
                 let b = buffer[i]
+                i += 1
                 guard b < 0x20 || b == 0x22 || b == 0x5C else { continue }
-                if runStart < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<i])) }
-                runStart = i + 1
+                let position = i - 1
+                if runStart < position { out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<position])) }
+                runStart = position + 1
                 switch b {
                 case 0x22: out.append(contentsOf: [0x5C, 0x22])
                 case 0x5C: out.append(contentsOf: [0x5C, 0x5C])

@@ -40,10 +40,11 @@ public struct HandlingPolicy: Sendable {
     ///   - input: the event it came from (its `phase` and `automaticallyOpenDeeplinks`).
     ///   - eventOverrideApplies: whether the input's own `automaticallyOpenDeeplinks` governs
     ///     this interaction (``PayloadAdapter/eventOverrideApplies(to:)``).
-    public func apply(to interaction: Interaction, input: InputEvent, eventOverrideApplies: Bool = true) -> Interaction {
+    public func apply(to interaction: consuming Interaction, input: InputEvent, eventOverrideApplies: Bool = true) -> Interaction {
         var result = interaction
-        var warnings = interaction.warnings
-        result.destination = resolve(interaction.destination, warnings: &warnings, label: "destination url")
+        var warnings = result.warnings
+        result.warnings = []
+        result.destination = resolve(result.destination, warnings: &warnings, label: "destination url")
         for i in result.buttons.indices {
             result.buttons[i].destination = resolve(
                 result.buttons[i].destination,
@@ -53,10 +54,10 @@ public struct HandlingPolicy: Sendable {
         }
         if case .url = result.destination {
             let automatic = automaticallyOpen(
-                vendor: interaction.vendor,
-                channel: interaction.channel,
-                input: eventOverrideApplies ? input : input.withoutPolicyOverride,
-                vendorDefault: interaction.handling == .automatic
+                vendor: result.vendor,
+                channel: result.channel,
+                eventOverride: eventOverrideApplies ? input.automaticallyOpenDeeplinks : nil,
+                vendorDefault: result.handling == .automatic
             )
             result.handling = automatic ? .automatic : .app
         } else {
@@ -69,8 +70,13 @@ public struct HandlingPolicy: Sendable {
     }
 
     /// The effective `automaticallyOpenDeeplinks` for a vendor and channel.
-    public func automaticallyOpen(vendor: String, channel: Channel, input: InputEvent, vendorDefault: Bool) -> Bool {
-        if let value = input.automaticallyOpenDeeplinks { return value }
+    /// - Parameters:
+    ///   - vendor: the adapter id.
+    ///   - channel: the interaction's channel.
+    ///   - eventOverride: the input's own value, when it applies.
+    ///   - vendorDefault: the adapter's built-in default.
+    public func automaticallyOpen(vendor: String, channel: Channel, eventOverride: Bool?, vendorDefault: Bool) -> Bool {
+        if let value = eventOverride { return value }
         if let adapter = configuration.adapter(vendor) {
             if let value = adapter.channels[channel]?.automaticallyOpenDeeplinks { return value }
             if let value = adapter.policy.automaticallyOpenDeeplinks { return value }

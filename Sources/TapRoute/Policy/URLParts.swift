@@ -22,11 +22,13 @@ public struct URLParts: Sendable, Hashable {
     public var fragment: String?
 
     /// The host lower-cased, for comparisons (hosts compare case-insensitively).
-    public var normalizedHost: String { host.lowercased() }
+    public var normalizedHost: String {
+        host.utf8.contains { $0 >= 0x41 && $0 <= 0x5A || $0 >= 0x80 } ? host.lowercased() : host
+    }
 
     /// The non-empty path segments, still percent-encoded.
     public var pathSegments: [Substring] {
-        path.split(separator: "/", omittingEmptySubsequences: true)
+        path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).map { Substring($0) }
     }
 
     /// The query items with `URLComponents.queryItems` semantics: split on `&` and on the
@@ -35,8 +37,9 @@ public struct URLParts: Sendable, Hashable {
     public var queryItems: [(name: String, value: String)] {
         guard let query, !query.isEmpty else { return [] }
         var items: [(String, String)] = []
-        for part in query.split(separator: "&", omittingEmptySubsequences: true) {
-            if let eq = part.firstIndex(of: "=") {
+        for bytes in query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let part = Substring(bytes)
+            if let eq = part.utf8.firstIndex(of: UInt8(ascii: "=")) {
                 items.append(
                     (
                         URLParts.percentDecoded(part[part.startIndex..<eq]),
@@ -93,70 +96,103 @@ public struct URLParts: Sendable, Hashable {
     /// Parses `string`, explaining a failure.
     /// - Throws: ``ParseFailure`` saying what is malformed.
     public static func parse(_ string: String) throws(ParseFailure) -> URLParts {
-        let utf8 = string.utf8
-        if utf8.isEmpty { throw ParseFailure(reason: "is empty") }
-        for b in utf8 where b <= 0x20 || b == 0x7F {
-            throw ParseFailure(reason: "contains whitespace or control characters")
+        var copy = string
+        let result = copy.withUTF8 { bytes in
+            Result { () throws(ParseFailure) -> URLParts in try parse(bytes: bytes) }
         }
-        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")) else { throw ParseFailure(reason: "has no scheme") }
-        let schemeBytes = utf8[utf8.startIndex..<colon]
-        guard let first = schemeBytes.first, isAlpha(first),
-            schemeBytes.allSatisfy({
-                isAlpha($0) || isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
-            })
-        else { throw ParseFailure(reason: "has no scheme") }
-        let scheme = String(string[string.startIndex..<colon]).lowercased()
-        var rest = string[string.index(after: colon)...]
+        return try result.get()
+    }
 
-        var fragment: String?
-        if let hash = rest.firstIndex(of: "#") {
-            fragment = String(rest[rest.index(after: hash)...])
-            rest = rest[rest.startIndex..<hash]
+    /// Parses the UTF-8 bytes of a URL in one pass over the bytes, without `String.Index`
+    /// arithmetic.
+    private static func parse(bytes: UnsafeBufferPointer<UInt8>) throws(ParseFailure) -> URLParts {
+        let count = bytes.count
+        if count == 0 { throw ParseFailure(reason: "is empty") }
+        var colon = -1
+        var hash = -1
+        var question = -1
+        for i in 0..<count {
+            let b = bytes[i]
+            if b <= 0x20 || b == 0x7F { throw ParseFailure(reason: "contains whitespace or control characters") }
+            if colon < 0, b == UInt8(ascii: ":") { colon = i }
+            if hash < 0, b == UInt8(ascii: "#") { hash = i }
+            if hash < 0, question < 0, b == UInt8(ascii: "?") { question = i }
         }
-        var query: String?
-        if let q = rest.firstIndex(of: "?") {
-            query = String(rest[rest.index(after: q)...])
-            rest = rest[rest.startIndex..<q]
+        // The scheme ends at the first ':' that comes before any '/', '?' or '#'.
+        guard colon > 0, isAlpha(bytes[0]) else { throw ParseFailure(reason: "has no scheme") }
+        for i in 1..<colon {
+            let b = bytes[i]
+            guard isAlpha(b) || isDigit(b) || b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
+            else { throw ParseFailure(reason: "has no scheme") }
         }
+        func text(_ from: Int, _ to: Int) -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<to]), as: UTF8.self)
+        }
+        var scheme = text(0, colon)
+        if scheme.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { scheme = scheme.lowercased() }
+
+        let fragment = hash >= 0 ? text(hash + 1, count) : nil
+        let beforeFragment = hash >= 0 ? hash : count
+        let query = question >= 0 && question > colon ? text(question + 1, beforeFragment) : nil
+        let hierarchyEnd = question >= 0 && question > colon ? question : beforeFragment
+        guard question < 0 || question > colon, hash < 0 || hash > colon else {
+            throw ParseFailure(reason: "has no scheme")
+        }
+
+        var position = colon + 1
         var hasAuthority = false
         var user: String?
         var host = ""
         var port: Int?
-        if rest.hasPrefix("//") {
+        if position + 1 < hierarchyEnd, bytes[position] == UInt8(ascii: "/"), bytes[position + 1] == UInt8(ascii: "/") {
             hasAuthority = true
-            rest = rest.dropFirst(2)
-            let end = rest.firstIndex(of: "/") ?? rest.endIndex
-            var authority = rest[rest.startIndex..<end]
-            rest = rest[end...]
-            if let at = authority.lastIndex(of: "@") {
-                user = String(authority[authority.startIndex..<at])
-                authority = authority[authority.index(after: at)...]
+            position += 2
+            var authorityEnd = position
+            while authorityEnd < hierarchyEnd, bytes[authorityEnd] != UInt8(ascii: "/") { authorityEnd += 1 }
+            var hostStart = position
+            var at = authorityEnd - 1
+            while at >= position, bytes[at] != UInt8(ascii: "@") { at -= 1 }
+            if at >= position {
+                user = text(position, at)
+                hostStart = at + 1
             }
-            var portText: Substring?
-            if authority.hasPrefix("[") {
-                guard let close = authority.firstIndex(of: "]") else {
-                    throw ParseFailure(reason: "has an unterminated IPv6 host")
+            var hostEnd = authorityEnd
+            var portStart = -1
+            if hostStart < authorityEnd, bytes[hostStart] == UInt8(ascii: "[") {
+                var close = hostStart
+                while close < authorityEnd, bytes[close] != UInt8(ascii: "]") { close += 1 }
+                guard close < authorityEnd else { throw ParseFailure(reason: "has an unterminated IPv6 host") }
+                hostEnd = close + 1
+                if hostEnd < authorityEnd {
+                    guard bytes[hostEnd] == UInt8(ascii: ":") else { throw ParseFailure(reason: "has a malformed host") }
+                    portStart = hostEnd + 1
                 }
-                host = String(authority[authority.startIndex...close])
-                let after = authority[authority.index(after: close)...]
-                if !after.isEmpty {
-                    guard after.hasPrefix(":") else { throw ParseFailure(reason: "has a malformed host") }
-                    portText = after.dropFirst()
-                }
-            } else if let c = authority.lastIndex(of: ":") {
-                host = String(authority[authority.startIndex..<c])
-                portText = authority[authority.index(after: c)...]
             } else {
-                host = String(authority)
+                var c = authorityEnd - 1
+                while c >= hostStart, bytes[c] != UInt8(ascii: ":") { c -= 1 }
+                if c >= hostStart {
+                    hostEnd = c
+                    portStart = c + 1
+                }
+                for i in hostStart..<hostEnd where bytes[i] == UInt8(ascii: "[") || bytes[i] == UInt8(ascii: "]") {
+                    throw ParseFailure(reason: "has a malformed host")
+                }
             }
-            if let portText, !portText.isEmpty {
-                guard portText.utf8.allSatisfy(isDigit), portText.utf8.count <= 5, let p = Int(portText), p <= 65535
-                else { throw ParseFailure(reason: "has a bad port '\(portText)'") }
-                port = p
+            host = text(hostStart, hostEnd)
+            if portStart >= 0, portStart < authorityEnd {
+                var value = 0
+                let digits = authorityEnd - portStart
+                var valid = digits <= 5
+                for i in portStart..<authorityEnd where valid {
+                    let b = bytes[i]
+                    if isDigit(b) { value = value * 10 + Int(b - 0x30) } else { valid = false }
+                }
+                guard valid, value <= 65535 else {
+                    throw ParseFailure(reason: "has a bad port '\(text(portStart, authorityEnd))'")
+                }
+                port = value
             }
-            if !host.hasPrefix("["), host.contains("[") || host.contains("]") {
-                throw ParseFailure(reason: "has a malformed host")
-            }
+            position = authorityEnd
         }
         return URLParts(
             scheme: scheme,
@@ -164,7 +200,7 @@ public struct URLParts: Sendable, Hashable {
             user: user,
             host: host,
             port: port,
-            path: String(rest),
+            path: text(position, hierarchyEnd),
             query: query,
             fragment: fragment
         )
@@ -174,12 +210,15 @@ public struct URLParts: Sendable, Hashable {
     /// hexadecimal digits stays as it is; bytes that do not form UTF-8 become U+FFFD.
     public static func percentDecoded<S: StringProtocol>(_ text: S) -> String {
         guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
+        return text.utf8.withContiguousStorageIfAvailable { decode($0) } ?? decode(Array(text.utf8))
+    }
+
+    private static func decode<C: RandomAccessCollection>(_ bytes: C) -> String where C.Element == UInt8, C.Index == Int {
         var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count)
-        let bytes = Array(text.utf8)
-        var i = 0
-        while i < bytes.count {
-            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let h = hex(bytes[i + 1]), let l = hex(bytes[i + 2]) {
+        out.reserveCapacity(bytes.count)
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.endIndex, let h = hex(bytes[i + 1]), let l = hex(bytes[i + 2]) {
                 out.append(h << 4 | l)
                 i += 3
             } else {

@@ -71,13 +71,17 @@ public struct URLSafety: Sendable {
     }
 
     private static func containsEncodedNUL(_ url: String) -> Bool {
-        var previous2: UInt8 = 0
-        var previous1: UInt8 = 0
-        for b in url.utf8 {
-            if previous2 == UInt8(ascii: "%") && previous1 == UInt8(ascii: "0") && b == UInt8(ascii: "0") { return true }
-            previous2 = previous1
-            previous1 = b
+        var copy = url
+        return copy.withUTF8 { bytes in
+            guard bytes.count >= 3 else { return false }
+            var i = 0
+            while i + 2 < bytes.count {
+                if bytes[i] == UInt8(ascii: "%"), bytes[i + 1] == UInt8(ascii: "0"), bytes[i + 2] == UInt8(ascii: "0") {
+                    return true
+                }
+                i += 1
+            }
+            return false
         }
-        return false
     }
 }

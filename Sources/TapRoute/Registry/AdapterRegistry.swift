@@ -132,7 +132,8 @@ public struct AdapterRegistry: Sendable {
         let adapter = try adapter(for: input)
         var interaction = try adapter.normalize(input)
         interaction.vendor = type(of: adapter).id
-        return policy.apply(to: interaction, input: input, eventOverrideApplies: adapter.eventOverrideApplies(to: interaction))
+        let overrideApplies = adapter.eventOverrideApplies(to: interaction)
+        return policy.apply(to: interaction, input: input, eventOverrideApplies: overrideApplies)
     }
 
     /// Normalizes one envelope given as JSON.

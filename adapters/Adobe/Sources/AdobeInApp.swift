@@ -296,10 +296,13 @@ extension AdobeAdapter {
 
     /// Whether `text` holds the token (without `String.contains(_:)`, which needs macOS 13).
     static func containsToken(_ text: String) -> Bool {
-        var rest = text[...]
-        while !rest.isEmpty {
-            if rest.hasPrefix(messageIDToken) { return true }
-            rest = rest.dropFirst()
+        let token = messageIDToken.utf8
+        let bytes = text.utf8
+        guard bytes.count >= token.count else { return false }
+        var start = bytes.startIndex
+        while let candidate = bytes[start...].firstIndex(of: UInt8(ascii: "m")) {
+            if bytes[candidate...].starts(with: token) { return true }
+            start = bytes.index(after: candidate)
         }
         return false
     }

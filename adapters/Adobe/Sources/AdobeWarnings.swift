@@ -66,8 +66,10 @@ struct RawQueryItem {
     static func items(of query: String?) -> [RawQueryItem] {
         guard let query, !query.isEmpty else { return [] }
         var items: [RawQueryItem] = []
-        for part in query.split(separator: "&", omittingEmptySubsequences: true) {
-            if let eq = part.firstIndex(of: "=") {
+        // Split on the UTF-8 bytes: '&' and '=' are ASCII, so no grapheme breaking is needed.
+        for bytes in query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let part = Substring(bytes)
+            if let eq = part.utf8.firstIndex(of: UInt8(ascii: "=")) {
                 let raw = part[part.index(after: eq)...]
                 items.append(
                     RawQueryItem(

@@ -1,0 +1,32 @@
+// swift-tools-version:6.2
+// TapRoute's benchmarks, a package of their own so that TapRoute's users never resolve
+// ordo-one/benchmark. Run from this folder:
+//   swift package --allow-writing-to-package-directory benchmark
+// (docs/performance.md has the table and how to read it).
+import Foundation
+import PackageDescription
+
+/// SwiftPM names a path dependency after its folder, so find what the checkout is called.
+let tapRoute = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
+
+let package = Package(
+    name: "TapRouteBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.29.0", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "NormalizeBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "TapRoute", package: tapRoute),
+                .product(name: "TapRouteAdapters", package: tapRoute),
+                .product(name: "TapRouteYAML", package: tapRoute),
+            ],
+            path: "Benchmarks/NormalizeBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        )
+    ]
+)
