@@ -43,6 +43,7 @@ work=.fuzz
 artifacts=fuzz-artifacts
 build=(swift build -c debug --scratch-path "$scratch" -Xswiftc -sanitize=fuzzer,address -Xswiftc -warnings-as-errors)
 
+mkdir -p "$work"
 echo "==> seeds and dictionaries ($work/seeds, $work/dict)"
 python3 scripts/fuzz-seeds.py "$work"
 
