@@ -80,9 +80,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-    ] + vendorAdapters.map {
-        .target(name: $0.module, dependencies: ["TapRoute"], path: "adapters/\($0.folder)/Sources")
-    }
+    ]
+        + vendorAdapters.map {
+            .target(name: $0.module, dependencies: ["TapRoute"], path: "adapters/\($0.folder)/Sources")
+        }
 )
 
 // Fuzzing (docs/reliability.md): one libFuzzer harness per executable target under Fuzz/.

@@ -1,7 +1,7 @@
-public import TapRoute
-public import Testing
 import PropertyBased
+public import TapRoute
 import TapRouteYAML
+public import Testing
 
 /// Checks that a ``TapRoute/PayloadAdapter`` honours the adapter contract.
 ///
@@ -195,12 +195,15 @@ public struct AdapterConformanceTest: Sendable {
         if case .interaction(let expected) = vector.expected, expected["vendor"]?.stringValue == adapter.id,
             !instance.recognizes(event)
         {
-            Issue.record("\(context)\nthe vector expects vendor '\(adapter.id)' but recognizes(_:) is false", sourceLocation: sourceLocation)
+            Issue.record(
+                "\(context)\nthe vector expects vendor '\(adapter.id)' but recognizes(_:) is false",
+                sourceLocation: sourceLocation
+            )
         }
         if instance.recognizes(event) {
             do throws(NormalizationError) {
                 _ = try instance.normalize(event)
-            } catch where error.code == .unrecognized {
+            } catch  where error.code == .unrecognized {
                 Issue.record("\(context)\nrecognizes(_:) is true but normalize(_:) says: \(error)", sourceLocation: sourceLocation)
             } catch {}
         }
@@ -290,7 +293,7 @@ public struct AdapterConformanceTest: Sendable {
             if let instance, let event = try? InputEvent(json: input), instance.recognizes(event) {
                 do throws(NormalizationError) {
                     _ = try instance.normalize(event)
-                } catch where error.code == .unrecognized {
+                } catch  where error.code == .unrecognized {
                     Issue.record(
                         "check: recognizes, \(context)\nrecognizes(_:) is true but normalize(_:) says: \(error)",
                         sourceLocation: sourceLocation

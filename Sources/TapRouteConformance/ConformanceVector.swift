@@ -1,5 +1,5 @@
-public import TapRoute
 public import Foundation
+public import TapRoute
 import TapRouteYAML
 
 /// One conformance vector: an input envelope, optional configuration overrides, and the

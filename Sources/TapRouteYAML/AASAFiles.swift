@@ -1,5 +1,5 @@
-public import TapRoute
 import Foundation
+public import TapRoute
 
 extension YAMLConfiguration {
     /// Reads the apple-app-site-association files that `app.aasa` names into
@@ -14,7 +14,9 @@ extension YAMLConfiguration {
     ///   configuration's file when it has a source map) when a file cannot be read or is
     ///   not valid, when the domain is not one of `app.domains`, or at `app.aasa` when
     ///   `app.appID` is missing.
-    public static func loadingAASAFiles(_ configuration: Configuration, relativeTo directory: String) throws(ConfigurationError) -> Configuration {
+    public static func loadingAASAFiles(_ configuration: Configuration, relativeTo directory: String) throws(ConfigurationError)
+        -> Configuration
+    {
         var configuration = configuration
         let app = configuration.app
         guard !app.aasa.isEmpty else { return configuration }

@@ -1,5 +1,5 @@
-public import TapRoute
 import Foundation
+public import TapRoute
 import Yams
 
 /// Reads `config.yaml` into a ``TapRoute/Configuration``.

@@ -91,7 +91,8 @@ struct AASAMatchCommand: ParsableCommand {
 struct AASALintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
-        abstract: "Print the problems in AASA files: errors that make iOS reject them, warnings for rules that do not do what they seem to.",
+        abstract:
+            "Print the problems in AASA files: errors that make iOS reject them, warnings for rules that do not do what they seem to.",
         discussion: "Exit status 1 when a file has errors (or cannot be read), else 0."
     )
 

@@ -163,15 +163,15 @@ final class OutputSink {
 }
 
 #if canImport(Glibc)
-import Glibc
-private let systemRead = Glibc.read
-private let systemWrite = Glibc.write
+    import Glibc
+    private let systemRead = Glibc.read
+    private let systemWrite = Glibc.write
 #elseif canImport(Musl)
-import Musl
-private let systemRead = Musl.read
-private let systemWrite = Musl.write
+    import Musl
+    private let systemRead = Musl.read
+    private let systemWrite = Musl.write
 #elseif canImport(Darwin)
-import Darwin
-private let systemRead = Darwin.read
-private let systemWrite = Darwin.write
+    import Darwin
+    private let systemRead = Darwin.read
+    private let systemWrite = Darwin.write
 #endif

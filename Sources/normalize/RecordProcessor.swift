@@ -2,11 +2,11 @@ import Dispatch
 import TapRoute
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Turns input records into output records: one Interaction or one error per record.

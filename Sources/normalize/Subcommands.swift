@@ -78,7 +78,9 @@ struct ListAdapters: ParsableCommand {
         let enabled = Set(registry.adapters.map { type(of: $0).id })
         for type in registry.knownAdapterTypes {
             let state = type.id == LinkAdapter.id ? "fallback" : enabled.contains(type.id) ? "enabled" : "disabled"
-            print("\(type.id.padding(toLength: 10, withPad: " ", startingAt: 0)) \(state.padding(toLength: 9, withPad: " ", startingAt: 0)) \(type.summary)")
+            print(
+                "\(type.id.padding(toLength: 10, withPad: " ", startingAt: 0)) \(state.padding(toLength: 9, withPad: " ", startingAt: 0)) \(type.summary)"
+            )
         }
     }
 }

@@ -9,7 +9,8 @@ import Testing
 /// `normalize aasa match` and `normalize aasa lint` on the shipped example files.
 @Suite("normalize aasa")
 struct AASACommandTests {
-    private static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    private static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
     private static let appleExample = repository + "/examples/aasa/apple-example.json"
 
     @Test func matchOnAppleExample() throws {
@@ -43,7 +44,8 @@ struct AASACommandTests {
     }
 
     @Test func matchNamesTheDetailWhenTheAppIsListedTwice() throws {
-        let text = #"{"applinks": {"details": [{"appIDs": ["A1.app"], "components": [{"/": "/a"}]}, {"appIDs": ["A1.app"], "components": [{"/": "/b"}]}]}}"#
+        let text =
+            #"{"applinks": {"details": [{"appIDs": ["A1.app"], "components": [{"/": "/a"}]}, {"appIDs": ["A1.app"], "components": [{"/": "/b"}]}]}}"#
         let document = try AASADocument(bytes: Array(text.utf8))
         let result = AASAMatchCommand.evaluate(document: document, appID: "A1.app", domain: nil, urls: ["https://any.host/b"])
         #expect(!result.failed)
@@ -61,8 +63,11 @@ struct AASACommandTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let bad = folder.appendingPathComponent("apple-app-site-association").path
-        try Data(##"{"applinks": {"details": [{"appIDs": ["A1.app"], "components": [{"/": "*"}, {"#": "*", "exclude": true}, {"/": 3}]}]}}"##.utf8)
-            .write(to: URL(fileURLWithPath: bad))
+        try Data(
+            ##"{"applinks": {"details": [{"appIDs": ["A1.app"], "components": [{"/": "*"}, {"#": "*", "exclude": true}, {"/": 3}]}]}}"##
+                .utf8
+        )
+        .write(to: URL(fileURLWithPath: bad))
         let text = AASALintCommand.lint(file: bad, json: false)
         #expect(text.hasErrors)
         #expect(
@@ -75,7 +80,10 @@ struct AASACommandTests {
         )
         let json = AASALintCommand.lint(file: bad, json: true)
         #expect(json.lines.count == 3)
-        #expect(json.lines.first == #"{"file":"\#(bad)","severity":"error","code":"invalidType","path":"$.applinks.details[0].components[2][\"/\"]","message":"expected a string, got a number"}"#)
+        #expect(
+            json.lines.first
+                == #"{"file":"\#(bad)","severity":"error","code":"invalidType","path":"$.applinks.details[0].components[2][\"/\"]","message":"expected a string, got a number"}"#
+        )
     }
 
     private static let tapTalkFile = repository + "/adapters/TapTalk/apple-app-site-association.json"
@@ -158,7 +166,9 @@ struct AASACommandTests {
         let lintMissing = try normalize(["aasa", "lint", "nonexistent.json"])
         #expect(lintMissing.status == 1)
 
-        let route = try normalize(["route", "--config", "examples/aasa/config.yaml", "https://example.com/buy/42", "https://example.com/buy/42#no_universal_links"])
+        let route = try normalize([
+            "route", "--config", "examples/aasa/config.yaml", "https://example.com/buy/42", "https://example.com/buy/42#no_universal_links",
+        ])
         #expect(route.status == 0, "\(route.stderr)")
         let values = try route.lines.map { try JSONValue(parsing: $0) }
         #expect(values.count == 2)

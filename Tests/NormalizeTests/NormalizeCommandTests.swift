@@ -91,7 +91,12 @@ func normalize(_ arguments: [String], stdin: String? = nil, in directory: String
         let run = try normalize(["--config", config.path], stdin: #"{"kind":"url","url":"campaigndemoapp://products/42?ref=push"}"#)
         #expect(run.status == 0)
         let value = try JSONValue(parsing: run.stdout)
-        #expect(value["destination"] == ["type": "screen", "name": "product", "parameters": ["id": "42", "ref": "push"], "url": "campaigndemoapp://products/42?ref=push"])
+        #expect(
+            value["destination"] == [
+                "type": "screen", "name": "product", "parameters": ["id": "42", "ref": "push"],
+                "url": "campaigndemoapp://products/42?ref=push",
+            ]
+        )
         #expect(value["handling"] == "app")
     }
 

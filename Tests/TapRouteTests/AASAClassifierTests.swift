@@ -65,7 +65,14 @@ struct AASAClassifierTests {
         let registry = try AdapterRegistry(configuration: configuration, adapterTypes: [])
 
         let allowed = try registry.normalize(.url("https://example.com/help/123?articleNumber=4815"))
-        #expect(allowed.destination == .screen(name: "help", parameters: ["id": "123", "articleNumber": "4815"], url: "https://example.com/help/123?articleNumber=4815"))
+        #expect(
+            allowed.destination
+                == .screen(
+                    name: "help",
+                    parameters: ["id": "123", "articleNumber": "4815"],
+                    url: "https://example.com/help/123?articleNumber=4815"
+                )
+        )
 
         // Refused by the file: not routed inside the app, opened externally, rule named.
         let refused = try registry.normalize(.url("https://example.com/help/website/faq?articleNumber=4815"))

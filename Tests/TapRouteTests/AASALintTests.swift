@@ -52,7 +52,10 @@ struct AASALintTests {
         (#"{"applinks": {"details": [{"appIDs": ["A.b"], "components": {}}]}}"#, "$.applinks.details[0].components"),
         (#"{"applinks": {"details": [{"appIDs": ["A.b"], "components": [{"/": 1}]}]}}"#, #"$.applinks.details[0].components[0]["/"]"#),
         (#"{"applinks": {"details": [{"appIDs": ["A.b"], "components": [{"?": 1}]}]}}"#, #"$.applinks.details[0].components[0]["?"]"#),
-        (#"{"applinks": {"details": [{"appIDs": ["A.b"], "components": [{"exclude": "yes"}]}]}}"#, "$.applinks.details[0].components[0].exclude"),
+        (
+            #"{"applinks": {"details": [{"appIDs": ["A.b"], "components": [{"exclude": "yes"}]}]}}"#,
+            "$.applinks.details[0].components[0].exclude"
+        ),
         (#"{"applinks": {"details": [{"appIDs": ["A.b"], "paths": ["/a", null]}]}}"#, "$.applinks.details[0].paths[1]"),
         (#"{"applinks": {"defaults": {"caseSensitive": "no"}, "details": []}}"#, "$.applinks.defaults.caseSensitive"),
         (#"{"applinks": {"substitutionVariables": {"v": "x"}, "details": []}}"#, "$.applinks.substitutionVariables.v"),
@@ -105,7 +108,9 @@ struct AASALintTests {
 
     @Test func excludeAfterEmptyComponentOrSlashStarIsUnreachable() {
         #expect(only(.unreachableExclude, in: AASATest.file(components: ["{}", #"{"/": "/x", "exclude": true}"#])).count == 1)
-        #expect(only(.unreachableExclude, in: AASATest.file(components: [#"{"/": "/*"}"#, ##"{"#": "nolink", "exclude": true}"##])).count == 1)
+        #expect(
+            only(.unreachableExclude, in: AASATest.file(components: [#"{"/": "/*"}"#, ##"{"#": "nolink", "exclude": true}"##])).count == 1
+        )
     }
 
     @Test func excludeAfterABroaderPrefixIsUnreachable() {
@@ -201,7 +206,11 @@ struct AASALintTests {
 
     @Test func componentKeysInDefaultsAreIgnored() {
         let text = AASATest.file(components: [#"{"/": "*"}"#], appDefaults: #"{"/": "/x", "exclude": true, "caseSensitive": false}"#)
-        #expect(only(.ignoredDefaultsKey, in: text).map(\.path) == [#"$.applinks.details[0].defaults["/"]"#, "$.applinks.details[0].defaults.exclude"])
+        #expect(
+            only(.ignoredDefaultsKey, in: text).map(\.path) == [
+                #"$.applinks.details[0].defaults["/"]"#, "$.applinks.details[0].defaults.exclude",
+            ]
+        )
     }
 
     @Test func appIDProblems() {

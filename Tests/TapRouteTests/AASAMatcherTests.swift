@@ -115,8 +115,14 @@ struct AASAMatcherTests {
     }
 
     @Test func componentOverridesAppLevel() throws {
-        #expect(try AASATest.outcome(rule: #"{"/": "/buy", "caseSensitive": true}"#, "/BUY", appDefaults: #"{"caseSensitive": false}"#) == .noMatch)
-        #expect(try AASATest.outcome(rule: #"{"/": "/buy", "caseSensitive": false}"#, "/BUY", appDefaults: #"{"caseSensitive": true}"#) == .match)
+        #expect(
+            try AASATest.outcome(rule: #"{"/": "/buy", "caseSensitive": true}"#, "/BUY", appDefaults: #"{"caseSensitive": false}"#)
+                == .noMatch
+        )
+        #expect(
+            try AASATest.outcome(rule: #"{"/": "/buy", "caseSensitive": false}"#, "/BUY", appDefaults: #"{"caseSensitive": true}"#)
+                == .match
+        )
     }
 
     @Test func caseInsensitiveAppliesToQueryNamesValuesAndFragment() throws {

@@ -162,7 +162,8 @@ enum AASATest {
         return AASAMatcher(document: try document(text), appID: app).match(parts)
     }
 
-    static func outcome(rule: String, _ url: String, domainDefaults: String? = nil, appDefaults: String? = nil, variables: String? = nil) throws
+    static func outcome(rule: String, _ url: String, domainDefaults: String? = nil, appDefaults: String? = nil, variables: String? = nil)
+        throws
         -> AASAMatch.Outcome
     {
         let text = file(components: [rule], domainDefaults: domainDefaults, appDefaults: appDefaults, variables: variables)

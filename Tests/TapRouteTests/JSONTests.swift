@@ -117,7 +117,9 @@ private final class NSObjectLike {}
     /// Strings of every length around the 8-byte scanning stride, mixing ASCII, quotes,
     /// backslashes, control characters and multi-byte scalars, survive write → parse.
     @Test func randomStringsRoundTripAtEveryAlignment() throws {
-        let alphabet: [Unicode.Scalar] = ["a", "Z", "0", " ", "\"", "\\", "/", "\u{0}", "\u{1F}", "\n", "\t", "é", "中", "😀", "\u{7F}", "\u{FFFD}"]
+        let alphabet: [Unicode.Scalar] = [
+            "a", "Z", "0", " ", "\"", "\\", "/", "\u{0}", "\u{1F}", "\n", "\t", "é", "中", "😀", "\u{7F}", "\u{FFFD}",
+        ]
         var state: UInt64 = 0x1234_5678
         func next() -> Int {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407

@@ -22,7 +22,10 @@ import Testing
                 == #"{"vendor":"dashx","channel":"push","trigger":{"type":"button","id":"track","label":"Track"},"destination":{"type":"url","url":"https://shop.example.com/t/1","target":"external"},"handling":"automatic","messageId":"msg-1","payload":{"campaign":"spring"},"tracking":{"notificationId":"msg-1"},"buttons":[{"id":"track","label":"Track","destination":{"type":"url","url":"https://shop.example.com/t/1","target":"external"}}],"phase":"cold","warnings":[{"code":"androidDiffers","message":"…"}]}"#
         )
         let minimal = Interaction(vendor: "link", channel: .customScheme, trigger: .open, destination: .none)
-        #expect(minimal.jsonString() == #"{"vendor":"link","channel":"customScheme","trigger":{"type":"open"},"destination":{"type":"none"},"handling":"app"}"#)
+        #expect(
+            minimal.jsonString()
+                == #"{"vendor":"link","channel":"customScheme","trigger":{"type":"open"},"destination":{"type":"none"},"handling":"app"}"#
+        )
     }
 
     @Test(arguments: [
@@ -40,8 +43,13 @@ import Testing
     }
 
     @Test func decodingNamesTheBadKeyPath() throws {
-        let bad = try JSONValue(parsing: #"{"vendor":"x","channel":"push","trigger":{"type":"tap"},"destination":{"type":"url","url":"a:b","target":"safari"},"handling":"app"}"#)
-        #expect(throws: ModelDecodingError(path: "$.destination.target", message: "'safari' is not one of 'app', 'external', 'inAppBrowser'")) {
+        let bad = try JSONValue(
+            parsing:
+                #"{"vendor":"x","channel":"push","trigger":{"type":"tap"},"destination":{"type":"url","url":"a:b","target":"safari"},"handling":"app"}"#
+        )
+        #expect(
+            throws: ModelDecodingError(path: "$.destination.target", message: "'safari' is not one of 'app', 'external', 'inAppBrowser'")
+        ) {
             try Interaction(jsonValue: bad)
         }
     }
@@ -88,7 +96,9 @@ import Testing
     }
 
     @Test func readsCommonFields() throws {
-        let event = try InputEvent(json: json(#"{"kind":"url","url":"a:b","vendor":"link","phase":"warm","automaticallyOpenDeeplinks":true}"#))
+        let event = try InputEvent(
+            json: json(#"{"kind":"url","url":"a:b","vendor":"link","phase":"warm","automaticallyOpenDeeplinks":true}"#)
+        )
         #expect(event.vendor == "link")
         #expect(event.phase == .warm)
         #expect(event.automaticallyOpenDeeplinks == true)

@@ -160,7 +160,9 @@ private struct EchoAdapter: PayloadAdapter {
         document["adapters"] = [["id": "echo", "automaticallyOpenDeeplinks": true]]
         #expect(try registry(.object(document)).normalize(.notification(userInfo: userInfo)).handling == .automatic)
 
-        document["adapters"] = [["id": "echo", "automaticallyOpenDeeplinks": true, "channels": ["push": ["automaticallyOpenDeeplinks": false]]]]
+        document["adapters"] = [
+            ["id": "echo", "automaticallyOpenDeeplinks": true, "channels": ["push": ["automaticallyOpenDeeplinks": false]]]
+        ]
         let r = try registry(.object(document))
         #expect(try r.normalize(.notification(userInfo: userInfo)).handling == .app)
         #expect(try r.normalize(.notification(userInfo: userInfo, origin: .local)).handling == .automatic)
@@ -186,14 +188,23 @@ private struct EchoAdapter: PayloadAdapter {
     @Test func richLandingThatIsNotWebIsAPlainURL() throws {
         let policy = HandlingPolicy(configuration: try Configuration(json: base))
         var warnings: [Warning] = []
-        #expect(policy.resolve(.url("https://x.y/", target: .inAppBrowser), warnings: &warnings, label: "d") == .url("https://x.y/", target: .inAppBrowser))
+        #expect(
+            policy.resolve(.url("https://x.y/", target: .inAppBrowser), warnings: &warnings, label: "d")
+                == .url("https://x.y/", target: .inAppBrowser)
+        )
         #expect(policy.resolve(.url("tel:1", target: .inAppBrowser), warnings: &warnings, label: "d") == .url("tel:1", target: .external))
         #expect(warnings.map(\.code) == [.richLandingNotWeb])
     }
 
     @Test func adapterConfigurationErrorsNameTheKeyPath() throws {
         let unknownKey: JSONValue = ["adapters": [["id": "echo", "colour": "red"]]]
-        #expect(throws: ConfigurationError("unknown key 'colour' for adapter 'echo'; expected one of: id, automaticallyOpenDeeplinks, channels, key", at: ["adapters", 0, "colour"], isAboutKey: true)) {
+        #expect(
+            throws: ConfigurationError(
+                "unknown key 'colour' for adapter 'echo'; expected one of: id, automaticallyOpenDeeplinks, channels, key",
+                at: ["adapters", 0, "colour"],
+                isAboutKey: true
+            )
+        ) {
             try registry(unknownKey)
         }
         let badValue: JSONValue = ["adapters": [["id": "echo", "key": ""]]]
@@ -239,7 +250,10 @@ private struct EchoAdapter: PayloadAdapter {
         let policy = HandlingPolicy(configuration: configuration, classifier: classifier)
         var warnings: [Warning] = []
         let excluded = Destination.screen(name: "chatRoom", parameters: ["roomID": "x"], url: "https://chat.example.com/e/x")
-        #expect(policy.resolve(excluded, warnings: &warnings, label: "destination url") == .url("https://chat.example.com/e/x", target: .external))
+        #expect(
+            policy.resolve(excluded, warnings: &warnings, label: "destination url")
+                == .url("https://chat.example.com/e/x", target: .external)
+        )
         #expect(warnings == [Warning(.universalLinkExcluded, "excluded by rule 0 (NOT /e/*)")])
         let accepted = Destination.screen(name: "chatRoom", parameters: ["roomID": "x"], url: "https://chat.example.com/chat/x")
         #expect(policy.resolve(accepted, warnings: &warnings, label: "destination url") == accepted)

@@ -82,7 +82,8 @@ struct AASAConfigurationTests {
     }
 
     @Test func lintWarningsDoNotStopLoading() throws {
-        let warned = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "*"}, {"/": "/x", "exclude": true}]}]}}"#
+        let warned =
+            #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "*"}, {"/": "/x", "exclude": true}]}]}}"#
         let configuration = try withFolder(["config.yaml": config(aasa: "aasa.json"), "aasa.json": warned]) { folder in
             try YAMLConfiguration.load(contentsOf: folder + "/config.yaml")
         }
@@ -107,5 +108,6 @@ struct AASAConfigurationTests {
         #expect(configuration.app.aasaDocuments["example.com"]?.details.first?.appIDs.contains("ABCDE12345.com.example.app") == true)
     }
 
-    private static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    private static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
 }

@@ -55,20 +55,50 @@ import Testing
             "version: 1\napp: [\n",
             "bad.yaml:3:1: error: YAML syntax error: did not find expected node content (while parsing a flow node at line 3, column 1)"
         ),
-        ("version: 1\ncolour: blue\n", "bad.yaml:2:1: error: colour: unknown key 'colour'; expected one of: version, app, defaults, adapters, routes, security, limits"),
+        (
+            "version: 1\ncolour: blue\n",
+            "bad.yaml:2:1: error: colour: unknown key 'colour'; expected one of: version, app, defaults, adapters, routes, security, limits"
+        ),
         ("version: 2\n", "bad.yaml:1:10: error: version: unsupported version 2; only 1 exists"),
         ("app:\n  schemes: campaigndemoapp\n", "bad.yaml:2:12: error: app.schemes: expected a list, got a string"),
-        ("app:\n  schemes: [ok, \"not ok\"]\n", "bad.yaml:2:17: error: app.schemes[1]: 'not ok' is not a URL scheme (a letter, then letters, digits, '+', '-' or '.'; no ':' or '//')"),
-        ("app:\n  domains: [\"https://web.taptalk.io\"]\n", "bad.yaml:2:13: error: app.domains[0]: 'https://web.taptalk.io' is not a host name (write the host alone, without scheme, port or path)"),
-        ("defaults:\n  automaticallyOpenDeeplinks: sometimes\n", "bad.yaml:2:31: error: defaults.automaticallyOpenDeeplinks: expected true or false, got a string"),
-        ("adapters:\n  - id: link\n  - id: link\n", "bad.yaml:3:9: error: adapters[1].id: duplicate adapter id 'link' (already listed at adapters[0])"),
+        (
+            "app:\n  schemes: [ok, \"not ok\"]\n",
+            "bad.yaml:2:17: error: app.schemes[1]: 'not ok' is not a URL scheme (a letter, then letters, digits, '+', '-' or '.'; no ':' or '//')"
+        ),
+        (
+            "app:\n  domains: [\"https://web.taptalk.io\"]\n",
+            "bad.yaml:2:13: error: app.domains[0]: 'https://web.taptalk.io' is not a host name (write the host alone, without scheme, port or path)"
+        ),
+        (
+            "defaults:\n  automaticallyOpenDeeplinks: sometimes\n",
+            "bad.yaml:2:31: error: defaults.automaticallyOpenDeeplinks: expected true or false, got a string"
+        ),
+        (
+            "adapters:\n  - id: link\n  - id: link\n",
+            "bad.yaml:3:9: error: adapters[1].id: duplicate adapter id 'link' (already listed at adapters[0])"
+        ),
         ("adapters:\n  - id: acme\n", "bad.yaml:2:9: error: adapters[0].id: unknown adapter id 'acme'; known: \(AdapterRegistry.knownIDs)"),
-        ("adapters:\n  - id: link\n    channels: {email: {automaticallyOpenDeeplinks: true}}\n", "bad.yaml:3:16: error: adapters[0].channels.email: unknown key 'email'; expected one of: push, local, inApp, universalLink, customScheme"),
-        ("adapters:\n  - id: link\n    colour: red\n", "bad.yaml:3:5: error: adapters[0].colour: unknown key 'colour' for adapter 'link'; expected one of: id, automaticallyOpenDeeplinks, channels"),
-        ("routes:\n  - url: \"myapp://p/{id}/{id}\"\n    screen: p\n", "bad.yaml:2:10: error: routes[0].url: bad route pattern 'myapp://p/{id}/{id}': capture '{id}' appears twice"),
-        ("routes:\n  - url: \"products/{id}\"\n    screen: p\n", "bad.yaml:2:10: error: routes[0].url: bad route pattern 'products/{id}': it has no scheme"),
+        (
+            "adapters:\n  - id: link\n    channels: {email: {automaticallyOpenDeeplinks: true}}\n",
+            "bad.yaml:3:16: error: adapters[0].channels.email: unknown key 'email'; expected one of: push, local, inApp, universalLink, customScheme"
+        ),
+        (
+            "adapters:\n  - id: link\n    colour: red\n",
+            "bad.yaml:3:5: error: adapters[0].colour: unknown key 'colour' for adapter 'link'; expected one of: id, automaticallyOpenDeeplinks, channels"
+        ),
+        (
+            "routes:\n  - url: \"myapp://p/{id}/{id}\"\n    screen: p\n",
+            "bad.yaml:2:10: error: routes[0].url: bad route pattern 'myapp://p/{id}/{id}': capture '{id}' appears twice"
+        ),
+        (
+            "routes:\n  - url: \"products/{id}\"\n    screen: p\n",
+            "bad.yaml:2:10: error: routes[0].url: bad route pattern 'products/{id}': it has no scheme"
+        ),
         ("routes:\n  - url: \"myapp://p\"\n", "bad.yaml:2:5: error: routes[0]: missing required key 'screen'"),
-        ("security:\n  allowedSchemes: [https, javascript]\n", "bad.yaml:2:27: error: security.allowedSchemes[1]: scheme 'javascript' is never allowed"),
+        (
+            "security:\n  allowedSchemes: [https, javascript]\n",
+            "bad.yaml:2:27: error: security.allowedSchemes[1]: scheme 'javascript' is never allowed"
+        ),
         ("security:\n  maxURLLength: 0\n", "bad.yaml:2:17: error: security.maxURLLength: 0 is out of range; expected 16...1000000"),
         ("app:\n  schemes: [a]\n  schemes: [b]\n", "bad.yaml:2:3: error: duplicate key 'schemes' in a mapping"),
         ("limits:\n  maxDepth: deep\n", "bad.yaml:2:13: error: limits.maxDepth: expected an integer, got a string"),

@@ -40,7 +40,10 @@ public struct LinkAdapter: PayloadAdapter {
         case .userActivity(let type, let u) where type == InputEvent.browsingWebActivityType:
             url = u
         default:
-            throw NormalizationError(.unrecognized, "the link adapter reads url and browsing-web userActivity envelopes, not \(input.kind.name)")
+            throw NormalizationError(
+                .unrecognized,
+                "the link adapter reads url and browsing-web userActivity envelopes, not \(input.kind.name)"
+            )
         }
         return Interaction(
             vendor: Self.id,

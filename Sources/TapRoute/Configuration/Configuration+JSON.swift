@@ -32,7 +32,9 @@ extension Configuration {
             guard version == 1 else { throw ConfigurationError("unsupported version \(version); only 1 exists", at: ["version"]) }
         }
         if let v = o["app"] { app = try Self.readApp(ConfigReader(v, at: ["app"])) }
-        if let v = o["defaults"] { defaults = try Self.readPolicy(ConfigReader(v, at: ["defaults"]), allowedKeys: ["automaticallyOpenDeeplinks"]) }
+        if let v = o["defaults"] {
+            defaults = try Self.readPolicy(ConfigReader(v, at: ["defaults"]), allowedKeys: ["automaticallyOpenDeeplinks"])
+        }
         if let v = o["adapters"] {
             let reader = ConfigReader(v, at: ["adapters"])
             var seen: [String: Int] = [:]
@@ -65,8 +67,12 @@ extension Configuration {
         if let v = o["limits"] {
             let reader = ConfigReader(v, at: ["limits"])
             let l = try reader.object(allowedKeys: ["maxRecordBytes", "maxDepth"])
-            if let n = l["maxRecordBytes"] { limits.maxRecordBytes = try ConfigReader(n, at: reader.path.appending("maxRecordBytes")).integer(in: 64...(1 << 30)) }
-            if let n = l["maxDepth"] { limits.maxDepth = try ConfigReader(n, at: reader.path.appending("maxDepth")).integer(in: 2...10_000) }
+            if let n = l["maxRecordBytes"] {
+                limits.maxRecordBytes = try ConfigReader(n, at: reader.path.appending("maxRecordBytes")).integer(in: 64...(1 << 30))
+            }
+            if let n = l["maxDepth"] {
+                limits.maxDepth = try ConfigReader(n, at: reader.path.appending("maxDepth")).integer(in: 2...10_000)
+            }
         }
     }
 
@@ -229,7 +235,8 @@ public struct ConfigReader: Sendable {
     }
 
     func identifier(_ id: String) throws(ConfigurationError) -> String {
-        guard !id.isEmpty, id.utf8.allSatisfy({ ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x5F })
+        guard !id.isEmpty,
+            id.utf8.allSatisfy({ ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x5F })
         else { throw ConfigurationError("'\(id)' is not an adapter id (letters, digits, '-' and '_')", at: path.appending("id")) }
         return id
     }

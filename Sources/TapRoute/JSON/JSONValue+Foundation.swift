@@ -49,11 +49,11 @@ extension JSONValue {
     /// `true`/`false` when `number` boxes a Boolean rather than a number.
     private static func booleanIfBoxed(_ number: NSNumber) -> Bool? {
         #if canImport(Darwin)
-        if CFGetTypeID(number) == CFBooleanGetTypeID() { return number.boolValue }
-        return nil
+            if CFGetTypeID(number) == CFBooleanGetTypeID() { return number.boolValue }
+            return nil
         #else
-        let type = String(cString: number.objCType)
-        return type == "c" || type == "B" ? number.boolValue : nil
+            let type = String(cString: number.objCType)
+            return type == "c" || type == "B" ? number.boolValue : nil
         #endif
     }
 }

@@ -44,12 +44,14 @@ extension Interaction {
         messageId = try o["messageId"].map { v throws(ModelDecodingError) in
             try ModelDecodingError.string(v, at: "$.messageId")
         }
-        payload = try o["payload"].map { v throws(ModelDecodingError) in
-            try ModelDecodingError.object(v, at: "$.payload")
-        } ?? [:]
-        tracking = try o["tracking"].map { v throws(ModelDecodingError) in
-            try ModelDecodingError.object(v, at: "$.tracking")
-        } ?? [:]
+        payload =
+            try o["payload"].map { v throws(ModelDecodingError) in
+                try ModelDecodingError.object(v, at: "$.payload")
+            } ?? [:]
+        tracking =
+            try o["tracking"].map { v throws(ModelDecodingError) in
+                try ModelDecodingError.object(v, at: "$.tracking")
+            } ?? [:]
         var buttons: [Button] = []
         if let value = o["buttons"] {
             guard case .array(let elements) = value else {

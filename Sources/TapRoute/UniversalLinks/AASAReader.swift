@@ -198,7 +198,11 @@ struct AASAReader {
         }
         for key in o.keys where key != "caseSensitive" && key != "percentEncoded" && key != "comment" {
             if Self.componentKeys.contains(key) {
-                warning(.ignoredDefaultsKey, "'\(key)' has no defined meaning in defaults (only caseSensitive and percentEncoded do); it is ignored", at: jsonPath(at, key))
+                warning(
+                    .ignoredDefaultsKey,
+                    "'\(key)' has no defined meaning in defaults (only caseSensitive and percentEncoded do); it is ignored",
+                    at: jsonPath(at, key)
+                )
             } else {
                 warning(.unknownKey, "unknown key '\(key)'; expected caseSensitive or percentEncoded", at: jsonPath(at, key))
             }
@@ -222,10 +226,18 @@ struct AASAReader {
                 warning(.invalidVariableName, "variable name '\(name)' contains $, ( or ), so no pattern can use it", at: here)
             }
             if AASAVariables.predefined.contains(name) {
-                warning(.shadowsPredefinedVariable, "'\(name)' redefines the predefined $(\(name)); TapRoute uses this definition", at: here)
+                warning(
+                    .shadowsPredefinedVariable,
+                    "'\(name)' redefines the predefined $(\(name)); TapRoute uses this definition",
+                    at: here
+                )
             }
             for (i, text) in values.enumerated() where text.contains("$(") {
-                warning(.nestedVariable, "a variable's value cannot use another variable; '$(' is matched literally here", at: "\(here)[\(i)]")
+                warning(
+                    .nestedVariable,
+                    "a variable's value cannot use another variable; '$(' is matched literally here",
+                    at: "\(here)[\(i)]"
+                )
             }
             variables.append(AASASubstitutionVariable(name: name, values: values))
         }
@@ -250,7 +262,11 @@ struct AASAReader {
 
     private mutating func unknownKeys(of object: JSONObject, allowed: [String], at: String) {
         for key in object.keys where !allowed.contains(key) {
-            warning(.unknownKey, "unknown key '\(key)' is ignored; expected one of: \(allowed.joined(separator: ", "))", at: jsonPath(at, key))
+            warning(
+                .unknownKey,
+                "unknown key '\(key)' is ignored; expected one of: \(allowed.joined(separator: ", "))",
+                at: jsonPath(at, key)
+            )
         }
     }
 
