@@ -1,12 +1,12 @@
-public import TapRoute
 import FuzzerDriver
+public import TapRoute
 import TapRouteAdapters
 import TapRouteYAML
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What the libFuzzer harnesses under `Fuzz/` share: the registry they feed, and the

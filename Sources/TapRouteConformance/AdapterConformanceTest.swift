@@ -286,7 +286,10 @@ public struct AdapterConformanceTest: Sendable {
                 checkRoundTrip(interaction, context: context, sourceLocation: sourceLocation)
             }
             if case .failure(let error) = result, error.message.isEmpty || !error.path.hasPrefix("$") {
-                Issue.record("check: error form, \(context)\nan error needs a message and a $ path: \(error)", sourceLocation: sourceLocation)
+                Issue.record(
+                    "check: error form, \(context)\nan error needs a message and a $ path: \(error)",
+                    sourceLocation: sourceLocation
+                )
             }
             checkDeterministic(input, registry: registry, context: context, sourceLocation: sourceLocation)
             checkRecordPath(input, expected: result, registry: registry, context: context, sourceLocation: sourceLocation)

@@ -62,7 +62,9 @@ enum HostileCorpus {
         out.append(line(String(repeating: "{\"a\":[", count: 5_000)))
         // A DashX block (a JSON string inside the payload) nested deeply.
         let block = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
-        out.append(line(JSONValue.object(["kind": "notification", "userInfo": ["aps": ["alert": "x"], "dashx": .string(block)]]).jsonString()))
+        out.append(
+            line(JSONValue.object(["kind": "notification", "userInfo": ["aps": ["alert": "x"], "dashx": .string(block)]]).jsonString())
+        )
         return out
     }
 
@@ -108,7 +110,12 @@ enum HostileCorpus {
             out.append(line(#"{"kind":"url","url":"https://a.example/"# + escape + #""}"#))
             out.append(line(#"{"kind":"url","url":"javascript"# + escape + #":alert(1)"}"#))
             out.append(line(#"{"kind":"url","url":"tel:1",""# + escape + #"":1}"#))
-            out.append(line(#"{"kind":"notification","userInfo":{"aps":{"alert":"x"},"dashx":"{\"id\":\"1\",\"url\":\"https://a.example/"# + escape + #"\"}"}}"#))
+            out.append(
+                line(
+                    #"{"kind":"notification","userInfo":{"aps":{"alert":"x"},"dashx":"{\"id\":\"1\",\"url\":\"https://a.example/"# + escape
+                        + #"\"}"}}"#
+                )
+            )
             out.append(line(#"{"kind":"url","vendor":"taptalk"# + escape + #"","url":"taptalkio://room/1"}"#))
         }
         // Raw NUL and other control bytes, inside and outside strings.
@@ -135,9 +142,21 @@ enum HostileCorpus {
             out.append(line(#"{"kind":"url","url":"tel:1","messageId":"# + n + "}"))
             out.append(line(#"{"kind":"url","url":"tel:1","phase":"# + n + "}"))
             out.append(line(#"{"kind":"url","url":"tel:1","automaticallyOpenDeeplinks":"# + n + "}"))
-            out.append(line(#"{"kind":"notification","userInfo":{"aps":{"alert":"x","badge":"# + n + #"},"adb_a_type":"# + n + #","_mId":"# + n + "}}"))
-            out.append(line(#"{"kind":"notification","userInfo":{"aps":{"alert":"x"},"dashx":"{\"id\":"# + n + #",\"url\":\"https://a.example\"}"}}"#))
-            out.append(line(#"{"kind":"vendorEvent","event":{"type":"Tap","action":{"type":"URL","uri":"https://a.example"},"id":"# + n + "}}"))
+            out.append(
+                line(
+                    #"{"kind":"notification","userInfo":{"aps":{"alert":"x","badge":"# + n + #"},"adb_a_type":"# + n + #","_mId":"# + n
+                        + "}}"
+                )
+            )
+            out.append(
+                line(
+                    #"{"kind":"notification","userInfo":{"aps":{"alert":"x"},"dashx":"{\"id\":"# + n
+                        + #",\"url\":\"https://a.example\"}"}}"#
+                )
+            )
+            out.append(
+                line(#"{"kind":"vendorEvent","event":{"type":"Tap","action":{"type":"URL","uri":"https://a.example"},"id":"# + n + "}}")
+            )
         }
         // Duplicate keys: the last value wins, whatever came first.
         let duplicates = [
@@ -162,8 +181,11 @@ enum HostileCorpus {
             }
         }
         // Not objects, and not JSON.
-        out += ["null", "true", "\"x\"", "[]", "[{}]", "{", "}", "{}", "{\"kind\"}", "{\"kind\":}", "{,}", "{\"a\":1,}", "[1,]", "'x'", "{kind:\"url\"}"]
-            .map(line)
+        out += [
+            "null", "true", "\"x\"", "[]", "[{}]", "{", "}", "{}", "{\"kind\"}", "{\"kind\":}", "{,}", "{\"a\":1,}", "[1,]", "'x'",
+            "{kind:\"url\"}",
+        ]
+        .map(line)
         return out
     }
 

@@ -7,9 +7,9 @@ import Testing
 @testable import normalize
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The never-lose-a-record guarantee (docs/reliability.md), end to end: the hostile corpus
@@ -148,9 +148,9 @@ func spawnNormalize(_ arguments: [String], stdin: [UInt8]) throws -> SpawnedRun 
     try Data(stdin).write(to: URL(fileURLWithPath: inputPath))
 
     #if canImport(Darwin)
-    var actions: posix_spawn_file_actions_t?
+        var actions: posix_spawn_file_actions_t?
     #else
-    var actions = posix_spawn_file_actions_t()
+        var actions = posix_spawn_file_actions_t()
     #endif
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -171,31 +171,31 @@ func spawnNormalize(_ arguments: [String], stdin: [UInt8]) throws -> SpawnedRun 
     var status: Int32 = 0
     var usage = rusage()
     #if canImport(Darwin)
-    while wait4(pid, &status, 0, &usage) < 0 {
-        guard errno == EINTR else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EINVAL) }
-    }
-    let peak = Int(usage.ru_maxrss)  // bytes
-    #else
-    // On Linux a spawned child's ru_maxrss starts at its parent's peak (the test process,
-    // which holds the corpus): posix_spawn's vfork shares the parent's memory until exec.
-    // The binary's own high-water mark is VmHWM in /proc/<pid>/status; it only grows, so
-    // the last reading before the process exits is its peak (sampled every 2 ms).
-    var peak = 0
-    while true {
-        let reaped = wait4(pid, &status, WNOHANG, &usage)
-        if reaped == pid { break }
-        if reaped < 0 {
+        while wait4(pid, &status, 0, &usage) < 0 {
             guard errno == EINTR else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EINVAL) }
-            continue
         }
-        if let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-            let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
-        {
-            peak = max(peak, kilobytes * 1024)
+        let peak = Int(usage.ru_maxrss)  // bytes
+    #else
+        // On Linux a spawned child's ru_maxrss starts at its parent's peak (the test process,
+        // which holds the corpus): posix_spawn's vfork shares the parent's memory until exec.
+        // The binary's own high-water mark is VmHWM in /proc/<pid>/status; it only grows, so
+        // the last reading before the process exits is its peak (sampled every 2 ms).
+        var peak = 0
+        while true {
+            let reaped = wait4(pid, &status, WNOHANG, &usage)
+            if reaped == pid { break }
+            if reaped < 0 {
+                guard errno == EINTR else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EINVAL) }
+                continue
+            }
+            if let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+                let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+                let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+            {
+                peak = max(peak, kilobytes * 1024)
+            }
+            usleep(2_000)
         }
-        usleep(2_000)
-    }
     #endif
     let seconds = Date().timeIntervalSince(start)
     let signal = status & 0x7F
