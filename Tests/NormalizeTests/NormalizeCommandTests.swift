@@ -20,6 +20,11 @@ final class DataBox: @unchecked Sendable {
     var data = Data()
 }
 
+/// Ignores SIGPIPE in the test process, once.
+let ignoreBrokenPipes: Void = {
+    _ = signal(SIGPIPE, SIG_IGN)
+}()
+
 /// Runs the `normalize` binary built next to the test bundle.
 func normalize(_ arguments: [String], stdin: String? = nil, in directory: String = TestPaths.repositoryRoot) throws -> Run {
     let products = Bundle.main.bundleURL.deletingLastPathComponent()
@@ -40,11 +45,14 @@ func normalize(_ arguments: [String], stdin: String? = nil, in directory: String
     try process.run()
     // Write standard input and read standard error on other threads, so that a large input
     // or output cannot fill a pipe and deadlock.
+    // A command that exits without reading its input (a usage error) closes the pipe: the
+    // write must fail with EPIPE, not raise SIGPIPE and kill the whole test process.
+    ignoreBrokenPipes
     let writer = input.fileHandleForWriting
     let data = Data((stdin ?? "").utf8)
     let group = DispatchGroup()
     DispatchQueue.global().async(group: group) {
-        writer.write(data)
+        try? writer.write(contentsOf: data)
         try? writer.close()
     }
     let errorBox = DataBox()
