@@ -86,6 +86,29 @@ let package = Package(
         }
 )
 
+// Fuzzing (docs/reliability.md): one libFuzzer harness per executable target under Fuzz/.
+// Their entry point is libFuzzer's driver, which exists only in a `-sanitize=fuzzer` build,
+// so they are part of the package only when TAPROUTE_FUZZ=1 (scripts/fuzz.sh sets it).
+let fuzzHarnesses = ["RegistryFuzzer", "ConfigurationFuzzer", "RouteFuzzer", "AASAFuzzer", "VendorURLFuzzer"]
+if Context.environment["TAPROUTE_FUZZ"] == "1" {
+    package.targets += [
+        .target(name: "FuzzerDriver", path: "Fuzz/FuzzerDriver"),
+        .target(
+            name: "FuzzSupport",
+            dependencies: ["TapRoute", "TapRouteYAML", "TapRouteAdapters", "FuzzerDriver"],
+            path: "Fuzz/FuzzSupport"
+        ),
+    ]
+    package.targets += fuzzHarnesses.map {
+        .executableTarget(
+            name: $0,
+            dependencies: ["FuzzSupport", "FuzzerDriver", "TapRoute", "TapRouteYAML", "TapRouteAdapters"],
+            path: "Fuzz/\($0)"
+        )
+    }
+    package.products += fuzzHarnesses.map { .executable(name: $0, targets: [$0]) }
+}
+
 for target in package.targets where [.regular, .executable, .test].contains(target.type) {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))

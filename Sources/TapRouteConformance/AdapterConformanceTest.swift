@@ -30,8 +30,11 @@ public import Testing
 /// 4. **Round trip**: every Interaction's JSON text parses back to an equal Interaction.
 /// 5. **Hostile input** (property-based, swift-property-based): arbitrary JSON values,
 ///    envelopes of every kind filled with arbitrary content, and random mutations of the
-///    vectors' inputs give an Interaction or a typed ``TapRoute/NormalizationError`` — never
-///    a trap — and no Interaction carries a URL destination that fails the safety rules.
+///    vectors' inputs give an Interaction or a typed ``TapRoute/NormalizationError`` with a
+///    message and a `$` path — never a trap; no Interaction carries a URL destination that
+///    fails the safety rules; each answer is the same twice and round-trips through JSON; and
+///    the input written as JSON text and read back as a record (`normalize(record:)`, what
+///    the CLI does) gives the same answer as the value.
 ///
 /// Fixtures an adopter must ship: at least one vector file. A failing property check prints
 /// a seed; pin it with `@Test(.fixedSeed("…"))` to reproduce.
@@ -43,7 +46,7 @@ public struct AdapterConformanceTest: Sendable {
         /// Every adapter type the registry knows (the adapter under test is added when
         /// missing). Give the full list when vectors rely on detection order.
         public var registryAdapters: [any PayloadAdapter.Type]
-        /// How many arbitrary inputs the hostile-input check tries. Default 300.
+        /// How many arbitrary inputs the hostile-input check tries. Default 1000.
         public var propertyCheckCount: Int
         /// Whether to run the hostile-input check. Default true.
         public var checksHostileInput: Bool
@@ -52,7 +55,7 @@ public struct AdapterConformanceTest: Sendable {
         public init(
             baseConfiguration: BaseConfiguration = .adapterOnly,
             registryAdapters: [any PayloadAdapter.Type] = [],
-            propertyCheckCount: Int = 300,
+            propertyCheckCount: Int = 1000,
             checksHostileInput: Bool = true
         ) {
             self.baseConfiguration = baseConfiguration
@@ -251,6 +254,35 @@ public struct AdapterConformanceTest: Sendable {
         }
     }
 
+    /// The input as JSON text, read back as a record, must give the same answer as the value.
+    private func checkRecordPath(
+        _ input: JSONValue,
+        expected: Result<Interaction, NormalizationError>,
+        registry: AdapterRegistry,
+        context: String,
+        sourceLocation: SourceLocation
+    ) {
+        let bytes = Array(input.jsonString().utf8)
+        let viaRecord = bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(NormalizationError) -> Interaction in try registry.normalize(record: buffer) }
+        }
+        let same: Bool
+        switch (expected, viaRecord) {
+        case (.success(let a), .success(let b)): same = a.jsonString() == b.jsonString()
+        case (.failure(let a), .failure(let b)): same = a == b
+        case (.success, .failure(let error)):
+            // A generated value may be deeper or larger than the record limits allow.
+            same = error.code == .limitExceeded
+        default: same = false
+        }
+        if !same {
+            Issue.record(
+                "check: record path, \(context)\nnormalize(json:) gives \(expected)\nnormalize(record:) gives \(viaRecord)",
+                sourceLocation: sourceLocation
+            )
+        }
+    }
+
     private func checkHostileInput(registry: AdapterRegistry, sourceLocation: SourceLocation) async {
         let seeds = vectors.vectors.map(\.input)
         let adapterID = adapter.id
@@ -264,7 +296,14 @@ public struct AdapterConformanceTest: Sendable {
                 checkSafety(interaction, registry: registry, context: context, sourceLocation: sourceLocation)
                 checkRoundTrip(interaction, context: context, sourceLocation: sourceLocation)
             }
+            if case .failure(let error) = result, error.message.isEmpty || !error.path.hasPrefix("$") {
+                Issue.record(
+                    "check: error form, \(context)\nan error needs a message and a $ path: \(error)",
+                    sourceLocation: sourceLocation
+                )
+            }
             checkDeterministic(input, registry: registry, context: context, sourceLocation: sourceLocation)
+            checkRecordPath(input, expected: result, registry: registry, context: context, sourceLocation: sourceLocation)
             if let instance, let event = try? InputEvent(json: input), instance.recognizes(event) {
                 do throws(NormalizationError) {
                     _ = try instance.normalize(event)

@@ -44,6 +44,14 @@ public struct HostileJSON: Sendable {
         "adbinapp://", "adbinapp://dismiss?link=", "https://web.taptalk.io/chat/%", "https://web.taptalk.io//",
         "\u{FFFD}", "\u{202E}evil", "😀", String(repeating: "a", count: 5000), "com.apple.UNNotificationDismissActionIdentifier",
         "com.apple.UNNotificationDefaultActionIdentifier",
+        // URLs with control characters, encoded NULs, overlong or broken percent sequences,
+        // IDN, punycode and look-alike hosts, and a delimiter hidden behind a combining mark.
+        "https://web.taptalk.io\u{1}/chat/1", "https://web.taptalk.io/chat/\u{7F}", "campaigndemoapp://products/a%00b",
+        "https://a.example/%C0%AF%E0%80%AF", "https://a.example/%25%30%30", "https://xn--r8jz45g.jp/",
+        "https://web.t\u{430}ptalk.io/chat/1",
+        "https://WEB.TAPTALK.IO./chat/1", "https://web.taptalk.io@evil.example/chat/1",
+        "https://evil.example/\u{301}@web.taptalk.io/chat/1",
+        "taptalkio://room/%2e%2e%2f", "taptalkio://%00", "javascript://%0aalert(1)", "\tjavascript:alert(1)", "jav&#x61;script:alert(1)",
     ]
 
     /// Keys that vendors use, so that generated objects reach vendor code paths.

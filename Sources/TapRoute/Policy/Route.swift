@@ -57,26 +57,35 @@ public struct Route: Sendable, Hashable {
         }
         scheme = parts.scheme
         host = parts.hasAuthority ? parts.normalizedHost : nil
-        if let original = try? URLParts.parse(pattern), original.host.contains("{") || original.host.contains("*") {
-            throw PatternError(reason: "the host cannot be a capture or wildcard")
+        // Any brace in the host, not just `{`: `}` alone was accepted and never matched (the
+        // pattern is parsed with braces replaced).
+        if let original = try? URLParts.parse(pattern),
+            original.host.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") || $0 == UInt8(ascii: "*") })
+        {
+            throw PatternError(reason: "the host cannot be a capture or wildcard, nor contain a brace")
         }
         let rawSegments = Route.splitPath(of: pattern, hasAuthority: parts.hasAuthority)
         var segments: [Segment] = []
         var matchesRest = false
         var names: Set<String> = []
+        // Bytes, not Characters: a combining mark after `{` or `*` must not hide it.
+        let open = UInt8(ascii: "{")
+        let close = UInt8(ascii: "}")
+        let star = UInt8(ascii: "*")
         for (i, raw) in rawSegments.enumerated() {
-            if raw == "*" {
+            let bytes = raw.utf8
+            if bytes.count == 1 && bytes.first == star {
                 guard i == rawSegments.count - 1 else { throw PatternError(reason: "'*' must be the last segment") }
                 matchesRest = true
-            } else if raw.hasPrefix("{") && raw.hasSuffix("}") {
-                let name = String(raw.dropFirst().dropLast())
-                guard !name.isEmpty, !name.contains("{"), !name.contains("}") else {
+            } else if bytes.count >= 2 && bytes.first == open && bytes.last == close {
+                let name = String(decoding: bytes.dropFirst().dropLast(), as: UTF8.self)
+                guard !name.isEmpty, !name.utf8.contains(open), !name.utf8.contains(close) else {
                     throw PatternError(reason: "'\(raw)' is not a capture; write {name}")
                 }
                 guard names.insert(name).inserted else { throw PatternError(reason: "capture '{\(name)}' appears twice") }
                 segments.append(.capture(name))
             } else {
-                guard !raw.contains("{"), !raw.contains("}"), !raw.contains("*") else {
+                guard !bytes.contains(where: { $0 == open || $0 == close || $0 == star }) else {
                     throw PatternError(reason: "segment '\(raw)' mixes text with a capture or wildcard; a capture is a whole segment")
                 }
                 segments.append(.literal(raw))
@@ -86,14 +95,17 @@ public struct Route: Sendable, Hashable {
         self.matchesRest = matchesRest
     }
 
+    /// The pattern's path segments, split byte by byte exactly as ``URLParts`` splits a
+    /// URL's path: searching by Character would miss a `:` or `/` followed by a combining
+    /// mark (one Character with it), and the route would never match its own URLs.
     private static func splitPath(of pattern: String, hasAuthority: Bool) -> [String] {
-        var rest = Substring(pattern)
-        if let colon = rest.firstIndex(of: ":") { rest = rest[rest.index(after: colon)...] }
+        var rest = Substring(pattern).utf8
+        if let colon = rest.firstIndex(of: UInt8(ascii: ":")) { rest = rest[rest.index(after: colon)...] }
         if hasAuthority {
             rest = rest.dropFirst(2)
-            rest = rest.firstIndex(of: "/").map { rest[$0...] } ?? ""
+            rest = rest[(rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex)...]
         }
-        return rest.split(separator: "/").map(String.init)
+        return rest.split(separator: UInt8(ascii: "/")).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The parameters when `url` matches this route: captures first, then query items.
@@ -114,7 +126,8 @@ public struct Route: Sendable, Hashable {
         for (segment, actual) in zip(segments, urlSegments) {
             switch segment {
             case .literal(let literal):
-                guard actual == literal else { return nil }
+                // Byte for byte, as URLs compare: not by Unicode canonical equivalence.
+                guard actual.utf8.elementsEqual(literal.utf8) else { return nil }
             case .capture(let name):
                 parameters[name] = URLParts.percentDecoded(actual)
             }
