@@ -11,9 +11,11 @@ out=Sources/TapRouteAdapters/DefaultConfiguration.swift
   echo 'extension DefaultConfiguration {'
   echo '    /// The text of the repository'"'"'s `config.yaml`, compiled in.'
   echo '    public static let yaml = #"""'
-  cat config.yaml
+  # Indented as swift-format lays out a multi-line literal (the indentation is not part of
+  # the string); blank lines stay empty.
+  sed -e 's/^\(.\)/        \1/' config.yaml
   echo ''
-  echo '"""#'
+  echo '        """#'
   echo '}'
 } > "$out"
 echo "wrote $out"

@@ -97,7 +97,13 @@ public struct AdapterConformanceTest: Sendable {
             let registry =
                 vector.config == nil
                 ? baseRegistry
-                : try makeRegistry(document: base, overrides: vector.config, types: types, location: vector.location)
+                : try makeRegistry(
+                    document: base,
+                    overrides: vector.config,
+                    types: types,
+                    location: vector.location,
+                    directory: vector.directory
+                )
             if let interaction = checkVector(vector, registry: registry, sourceLocation: sourceLocation) {
                 produced.append((vector.location, try? InputEvent(json: vector.input), interaction))
             }
@@ -116,7 +122,8 @@ public struct AdapterConformanceTest: Sendable {
         document: JSONValue,
         overrides: JSONValue?,
         types: [any PayloadAdapter.Type],
-        location: String
+        location: String,
+        directory: String? = nil
     ) throws(ConformanceError) -> AdapterRegistry {
         var merged = document.objectValue ?? [:]
         if let overrides {
@@ -134,7 +141,11 @@ public struct AdapterConformanceTest: Sendable {
             for (key, value) in overlay.objectValue ?? [:] { merged[key] = value }
         }
         do {
-            let configuration = try Configuration(json: .object(merged))
+            var configuration = try Configuration(json: .object(merged))
+            if !configuration.app.aasa.isEmpty {
+                // AASA files named in a vector's configuration are read relative to the vector.
+                configuration = try YAMLConfiguration.loadingAASAFiles(configuration, relativeTo: directory ?? ".")
+            }
             return try AdapterRegistry(configuration: configuration, adapterTypes: types)
         } catch {
             throw ConformanceError(location: location, message: "configuration: \(error)")

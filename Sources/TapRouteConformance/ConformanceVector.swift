@@ -30,6 +30,9 @@ public struct ConformanceVector: Sendable, Hashable {
     public var config: JSONValue?
     /// The expected result.
     public var expected: Expected
+    /// The folder the vector was read from; relative paths in its `config` (such as
+    /// `app.aasa` files) are resolved against it.
+    public var directory: String?
 
     /// What a vector expects.
     public enum Expected: Sendable, Hashable {
@@ -132,14 +135,17 @@ public struct ConformanceVectors: Sendable {
             throw ConformanceError(location: path, message: "not valid JSON: \(error)")
         }
         let name = (path as NSString).lastPathComponent
+        let directory = (path as NSString).deletingLastPathComponent
+        var vectors: [ConformanceVector] = []
         if case .array(let elements) = json {
-            var vectors: [ConformanceVector] = []
             for (i, element) in elements.enumerated() {
                 vectors.append(try ConformanceVector(json: element, location: "\(name)[\(i)]"))
             }
-            return ConformanceVectors(vectors)
+        } else {
+            vectors.append(try ConformanceVector(json: json, location: name))
         }
-        return ConformanceVectors([try ConformanceVector(json: json, location: name)])
+        for i in vectors.indices { vectors[i].directory = directory }
+        return ConformanceVectors(vectors)
     }
 
     /// Reads the vectors a bundle carries as resources in `subdirectory` (for adapters that

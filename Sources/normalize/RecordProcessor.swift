@@ -162,7 +162,9 @@ struct RecordProcessor: Sendable {
             i = newline + 1
         }
         let lineEnds = workspace.lineEnds
-        let runs = max(1, min(jobs, lineEnds.count / 64))
+        // Four runs per thread, so that when one thread is slowed (costly records, a busy
+        // core) the others take over the remaining runs.
+        let runs = jobs == 1 ? 1 : max(1, min(jobs * 4, lineEnds.count / 64))
         while workspace.outputs.count < runs { workspace.outputs.append([]) }
         var failedPerRun = [Int](repeating: 0, count: runs)
         workspace.outputs.withUnsafeMutableBufferPointer { outputs in

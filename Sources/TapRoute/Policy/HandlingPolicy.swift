@@ -99,28 +99,27 @@ public struct HandlingPolicy: Sendable {
     /// rules refuse it, iOS would open it in Safari, not the app: the destination becomes
     /// that URL with target `external`.
     public func resolve(_ destination: Destination, warnings: inout [Warning], label: String) -> Destination {
-        if case .screen(_, _, let url?) = destination {
-            let parts: URLParts
-            do {
-                parts = try safety.check(url)
-            } catch {
-                warnings.append(Self.rejection(url, label: label, reason: error.reason))
-                return .app
-            }
-            let classification = classifier.classify(parts)
-            if classification.excludedByRules {
-                if let warning = classification.warning { warnings.append(warning) }
-                return .url(url, target: .external)
-            }
-            return destination
+        let url: String
+        var target = URLTarget.external
+        switch destination {
+        case .screen(_, _, let link?): url = link
+        case .url(let link, let linkTarget):
+            url = link
+            target = linkTarget
+        default: return destination
         }
-        guard case .url(let url, let target) = destination else { return destination }
         let parts: URLParts
         do {
             parts = try safety.check(url)
         } catch {
             warnings.append(Self.rejection(url, label: label, reason: error.reason))
             return .app
+        }
+        if case .screen = destination {
+            let classification = classifier.classify(parts)
+            guard classification.excludedByRules else { return destination }
+            if let warning = classification.warning { warnings.append(warning) }
+            return .url(url, target: .external)
         }
         let classification = classifier.classify(parts)
         // A URL on an app domain that its universal-link rules refuse opens in Safari on
