@@ -265,3 +265,18 @@ private struct EchoAdapter: PayloadAdapter {
         #expect(policy.apply(to: interaction, input: .url("myapp://x")).messageId == nil)
     }
 }
+
+@Suite struct URLSchemeTests {
+    @Test(arguments: [
+        ("https://x.y/", "https"), ("TapTalkIO://room/1", "taptalkio"), ("tel:1", "tel"), ("a+b.c-d:x", "a+b.c-d"),
+    ])
+    func schemeOfAURL(url: String, scheme: String) {
+        #expect(URLParts.scheme(of: url) == scheme)
+        #expect(URLParts(url)?.scheme == scheme)
+    }
+
+    @Test(arguments: ["", ":x", "1a:x", "no scheme", "products/42", "https", "a b:c"])
+    func noScheme(url: String) {
+        #expect(URLParts.scheme(of: url) == nil)
+    }
+}

@@ -252,16 +252,24 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
 
     /// Hashes the members without regard to order, consistent with `==`.
     public func hash(into hasher: inout Hasher) {
-        var combined = 0
-        for (key, value) in storage {
-            var h = Hasher()
-            h.combine(key)
-            h.combine(value)
-            combined ^= h.finalize()
-        }
-        hasher.combine(storage.count)
-        hasher.combine(combined)
+        hashUnordered(storage.lazy.map { ($0.key, $0.value) }, into: &hasher)
     }
+}
+
+/// Hashes key–value pairs without regard to their order (for types whose `==` ignores
+/// order): each pair is hashed alone and the results are combined with XOR.
+func hashUnordered<S: Sequence, Value: Hashable>(_ pairs: S, into hasher: inout Hasher) where S.Element == (String, Value) {
+    var combined = 0
+    var count = 0
+    for (key, value) in pairs {
+        var h = Hasher()
+        h.combine(key)
+        h.combine(value)
+        combined ^= h.finalize()
+        count += 1
+    }
+    hasher.combine(count)
+    hasher.combine(combined)
 }
 
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,

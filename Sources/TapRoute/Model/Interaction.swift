@@ -275,13 +275,6 @@ public struct Parameters: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
 
     /// Hashes without regard to order, consistent with `==`.
     public func hash(into hasher: inout Hasher) {
-        var combined = 0
-        for (name, value) in storage {
-            var h = Hasher()
-            h.combine(name)
-            h.combine(value)
-            combined ^= h.finalize()
-        }
-        hasher.combine(combined)
+        hashUnordered(storage.lazy.map { ($0.name, $0.value) }, into: &hasher)
     }
 }

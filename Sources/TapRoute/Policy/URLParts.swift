@@ -206,6 +206,26 @@ public struct URLParts: Sendable, Hashable {
         )
     }
 
+    /// The scheme of `string`, lower-cased, without parsing the rest: the text before the
+    /// first `:` when it is RFC 3986 scheme syntax, else `nil`. A cheap first test for
+    /// adapters that only claim some schemes.
+    public static func scheme(of string: String) -> String? {
+        var length = 0
+        for byte in string.utf8 {
+            if byte == UInt8(ascii: ":") { break }
+            let valid =
+                length == 0
+                ? isAlpha(byte)
+                : isAlpha(byte) || isDigit(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+                    || byte == UInt8(ascii: ".")
+            guard valid else { return nil }
+            length += 1
+        }
+        guard length > 0, length < string.utf8.count else { return nil }
+        let scheme = String(decoding: string.utf8.prefix(length), as: UTF8.self)
+        return scheme.utf8.contains { $0 >= 0x41 && $0 <= 0x5A } ? scheme.lowercased() : scheme
+    }
+
     /// Decodes percent-escapes once (`%2F` → `/`); `+` stays `+`; a `%` not followed by two
     /// hexadecimal digits stays as it is; bytes that do not form UTF-8 become U+FFFD.
     public static func percentDecoded<S: StringProtocol>(_ text: S) -> String {

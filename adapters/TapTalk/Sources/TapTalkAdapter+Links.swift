@@ -11,6 +11,9 @@ extension TapTalkAdapter {
 
     /// The form and parts of `url` when it is a TapTalk link, else `nil`.
     func link(_ url: String) -> (form: LinkForm, parts: URLParts)? {
+        // Look at the scheme first: most links are not TapTalk's, and need no full parse.
+        guard let scheme = URLParts.scheme(of: url), schemeSet.contains(scheme) || scheme == "https" || scheme == "http"
+        else { return nil }
         guard let parts = URLParts(url) else { return nil }
         if schemeSet.contains(parts.scheme) { return (.customScheme, parts) }
         if parts.scheme == "https" || parts.scheme == "http", parts.hasAuthority,
