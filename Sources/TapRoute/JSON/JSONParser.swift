@@ -281,8 +281,232 @@ private struct Reader {
         return (hasQuote | hasBackslash | hasControl | (word & highs)) != 0
     }
 
+    /// Whether any of the 8 bytes in `word` is a quote, a backslash or an ASCII control
+    /// character. Bytes of multi-byte UTF-8 (high bit set) never match.
+    @inline(__always)
+    static func hasQuoteBackslashOrControl(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let hasQuote = (quote &- ones) & ~quote & highs
+        let hasBackslash = (backslash &- ones) & ~backslash & highs
+        let hasControl = (word &- ones &* 0x20) & ~word & highs
+        return (hasQuote | hasBackslash | hasControl) != 0
+    }
+
+    /// Reads a string at `position` (its opening quote).
+    ///
+    /// The fast path finds the closing quote eight bytes at a time, noting whether any byte
+    /// is not ASCII or is a backslash, then builds the string in one step: ASCII text
+    /// directly, other text through the standard library's UTF-8 validation, escaped text
+    /// decoded straight into the string's storage. Anything unusual — a control character,
+    /// an invalid escape or UTF-8 sequence, the end of the input — is handed to
+    /// ``readStringInOrder(from:)``, which reports the first problem exactly as it occurs.
     mutating func readString() throws(JSONParseError) -> String {
         let start = position
+        guard let base = bytes.baseAddress else { return try readStringInOrder(from: start) }
+        let count = bytes.count
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var p = start + 1
+        var high: UInt64 = 0
+        var escaped = false
+        while true {
+            while p + 8 <= count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self))
+                if Self.hasQuoteBackslashOrControl(word) { break }
+                high |= word & highs
+                p += 8
+            }
+            guard p < count else { return try readStringInOrder(from: start) }
+            let b = base[p]
+            if b == UInt8(ascii: "\"") { break }
+            if b == UInt8(ascii: "\\") {
+                escaped = true
+                p += 2
+                continue
+            }
+            if b < 0x20 { return try readStringInOrder(from: start) }
+            high |= UInt64(b & 0x80)
+            p += 1
+        }
+        let content = UnsafeBufferPointer(start: base + start + 1, count: p - start - 1)
+        if !escaped {
+            if high == 0 {
+                position = p + 1
+                return String(decoding: content, as: UTF8.self)
+            }
+            guard let string = String(validating: content, as: UTF8.self) else {
+                return try readStringInOrder(from: start)
+            }
+            position = p + 1
+            return string
+        }
+        if high != 0, !Self.isValidUTF8(content) { return try readStringInOrder(from: start) }
+        var valid = true
+        // Escapes never lengthen the text, so the escaped length bounds the decoded one.
+        let string = String(unsafeUninitializedCapacity: content.count) { out in
+            guard let length = Self.unescape(content, into: out) else {
+                valid = false
+                return 0
+            }
+            return length
+        }
+        guard valid else { return try readStringInOrder(from: start) }
+        position = p + 1
+        return string
+    }
+
+    /// Decodes the escapes of `text` (the bytes between a string's quotes, known to end
+    /// before any unescaped quote) into `out`; returns the decoded length, or `nil` when an
+    /// escape is invalid (a bad letter, a bad hexadecimal digit, a lone surrogate).
+    static func unescape(_ text: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+        guard let source = text.baseAddress, let target = out.baseAddress else { return text.isEmpty ? 0 : nil }
+        let count = text.count
+        var i = 0
+        var o = 0
+        while i < count {
+            // Copy the run up to the next backslash.
+            var runEnd = i
+            while runEnd < count, source[runEnd] != UInt8(ascii: "\\") { runEnd += 1 }
+            if runEnd > i {
+                (target + o).update(from: source + i, count: runEnd - i)
+                o += runEnd - i
+                i = runEnd
+            }
+            guard i < count else { break }
+            guard i + 1 < count else { return nil }
+            let e = source[i + 1]
+            i += 2
+            switch e {
+            case UInt8(ascii: "\""): target[o] = 0x22
+            case UInt8(ascii: "\\"): target[o] = 0x5C
+            case UInt8(ascii: "/"): target[o] = 0x2F
+            case UInt8(ascii: "b"): target[o] = 0x08
+            case UInt8(ascii: "f"): target[o] = 0x0C
+            case UInt8(ascii: "n"): target[o] = 0x0A
+            case UInt8(ascii: "r"): target[o] = 0x0D
+            case UInt8(ascii: "t"): target[o] = 0x09
+            case UInt8(ascii: "u"):
+                guard var scalar = hex4(source, at: i, count: count) else { return nil }
+                i += 4
+                if scalar >= 0xD800 && scalar < 0xDC00 {
+                    guard i + 1 < count, source[i] == UInt8(ascii: "\\"), source[i + 1] == UInt8(ascii: "u"),
+                        let low = hex4(source, at: i + 2, count: count), low >= 0xDC00 && low < 0xE000
+                    else { return nil }
+                    i += 6
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                } else if scalar >= 0xDC00 && scalar < 0xE000 {
+                    return nil
+                }
+                o += writeUTF8(scalar, to: target + o)
+                continue
+            default:
+                return nil
+            }
+            o += 1
+        }
+        return o
+    }
+
+    /// The value of four hexadecimal digits at `i`, or `nil`.
+    @inline(__always)
+    static func hex4(_ source: UnsafePointer<UInt8>, at i: Int, count: Int) -> UInt32? {
+        guard i + 4 <= count else { return nil }
+        var value: UInt32 = 0
+        for k in 0..<4 {
+            let c = source[i + k]
+            let digit: UInt32
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(c &- 0x30)
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(c &- 0x61 &+ 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(c &- 0x41 &+ 10)
+            default: return nil
+            }
+            value = value << 4 | digit
+        }
+        return value
+    }
+
+    /// Writes `scalar` as UTF-8 at `target`; returns the number of bytes.
+    @inline(__always)
+    static func writeUTF8(_ scalar: UInt32, to target: UnsafeMutablePointer<UInt8>) -> Int {
+        switch scalar {
+        case 0..<0x80:
+            target[0] = UInt8(scalar)
+            return 1
+        case 0x80..<0x800:
+            target[0] = UInt8(0xC0 | (scalar >> 6))
+            target[1] = UInt8(0x80 | (scalar & 0x3F))
+            return 2
+        case 0x800..<0x10000:
+            target[0] = UInt8(0xE0 | (scalar >> 12))
+            target[1] = UInt8(0x80 | ((scalar >> 6) & 0x3F))
+            target[2] = UInt8(0x80 | (scalar & 0x3F))
+            return 3
+        default:
+            target[0] = UInt8(0xF0 | (scalar >> 18))
+            target[1] = UInt8(0x80 | ((scalar >> 12) & 0x3F))
+            target[2] = UInt8(0x80 | ((scalar >> 6) & 0x3F))
+            target[3] = UInt8(0x80 | (scalar & 0x3F))
+            return 4
+        }
+    }
+
+    /// Whether `bytes` is valid UTF-8 (no overlong forms, surrogates or values past
+    /// U+10FFFF), skipping ASCII eight bytes at a time.
+    static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let count = bytes.count
+        var i = 0
+        while i < count {
+            while i + 8 <= count,
+                UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+            {
+                i += 8
+            }
+            guard i < count else { break }
+            let b0 = base[i]
+            if b0 < 0x80 {
+                i += 1
+                continue
+            }
+            let length: Int
+            let minimum: UInt32
+            var scalar: UInt32
+            switch b0 {
+            case 0xC2...0xDF:
+                length = 2
+                minimum = 0x80
+                scalar = UInt32(b0 & 0x1F)
+            case 0xE0...0xEF:
+                length = 3
+                minimum = 0x800
+                scalar = UInt32(b0 & 0x0F)
+            case 0xF0...0xF4:
+                length = 4
+                minimum = 0x10000
+                scalar = UInt32(b0 & 0x07)
+            default:
+                return false
+            }
+            guard i + length <= count else { return false }
+            for k in 1..<length {
+                let b = base[i + k]
+                guard b & 0xC0 == 0x80 else { return false }
+                scalar = scalar << 6 | UInt32(b & 0x3F)
+            }
+            if scalar < minimum || scalar > 0x10FFFF || (scalar >= 0xD800 && scalar < 0xE000) { return false }
+            i += length
+        }
+        return true
+    }
+
+    /// The reference reader: one byte at a time in order, so that it reports the first
+    /// problem in a string exactly. ``readString()`` falls back to it for any string it
+    /// cannot read on its fast path.
+    mutating func readStringInOrder(from start: Int) throws(JSONParseError) -> String {
+        position = start
         position += 1  // opening quote
         let contentStart = position
         guard let base = bytes.baseAddress else { throw error("unterminated string", at: start) }

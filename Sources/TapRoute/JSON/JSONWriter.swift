@@ -31,13 +31,13 @@ public struct JSONWriter: Sendable {
 
     private func write(_ value: JSONValue, into out: inout [UInt8], indent: Int) {
         switch value {
-        case .null: out.append(contentsOf: "null".utf8)
-        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
-        case .number(let n): out.append(contentsOf: n.text.utf8)
+        case .null: out.appendLiteral("null")
+        case .bool(let b): if b { out.appendLiteral("true") } else { out.appendLiteral("false") }
+        case .number(let n): out.appendUTF8(n.text)
         case .string(let s): JSONWriter.writeString(s, into: &out)
         case .array(let elements):
             if elements.isEmpty {
-                out.append(contentsOf: "[]".utf8)
+                out.appendLiteral("[]")
                 return
             }
             out.append(UInt8(ascii: "["))
@@ -50,7 +50,7 @@ public struct JSONWriter: Sendable {
             out.append(UInt8(ascii: "]"))
         case .object(let object):
             if object.isEmpty {
-                out.append(contentsOf: "{}".utf8)
+                out.appendLiteral("{}")
                 return
             }
             out.append(UInt8(ascii: "{"))
@@ -139,5 +139,20 @@ extension JSONValue {
     /// - Throws: ``JSONParseError`` when `text` is not one valid JSON document.
     public init(parsing text: String) throws(JSONParseError) {
         self = try JSONParser().parse(text)
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Appends the UTF-8 bytes of a literal with one copy.
+    @inline(__always)
+    mutating func appendLiteral(_ literal: StaticString) {
+        append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    /// Appends the UTF-8 bytes of `string` with one copy.
+    @inline(__always)
+    mutating func appendUTF8(_ string: String) {
+        var string = string
+        string.withUTF8 { append(contentsOf: $0) }
     }
 }

@@ -5,58 +5,58 @@ extension Interaction {
     /// result is byte-for-byte what `JSONWriter().write(jsonValue, into:)` produces (a test
     /// holds the two paths to that on every vector and a generated corpus).
     public func writeJSON(into out: inout [UInt8]) {
-        out.append(contentsOf: #"{"vendor":"#.utf8)
+        out.appendLiteral(#"{"vendor":"#)
         JSONWriter.writeString(vendor, into: &out)
-        out.append(contentsOf: #","channel":""#.utf8)
-        out.append(contentsOf: channel.rawValue.utf8)
-        out.append(contentsOf: #"","trigger":"#.utf8)
+        out.appendLiteral(#","channel":""#)
+        out.appendUTF8(channel.rawValue)
+        out.appendLiteral(#"","trigger":"#)
         trigger.writeJSON(into: &out)
-        out.append(contentsOf: #","destination":"#.utf8)
+        out.appendLiteral(#","destination":"#)
         destination.writeJSON(into: &out)
-        out.append(contentsOf: #","handling":""#.utf8)
-        out.append(contentsOf: handling.rawValue.utf8)
+        out.appendLiteral(#","handling":""#)
+        out.appendUTF8(handling.rawValue)
         out.append(UInt8(ascii: "\""))
         if let messageId, !messageId.isEmpty {
-            out.append(contentsOf: #","messageId":"#.utf8)
+            out.appendLiteral(#","messageId":"#)
             JSONWriter.writeString(messageId, into: &out)
         }
         let writer = JSONWriter()
         if !payload.isEmpty {
-            out.append(contentsOf: #","payload":"#.utf8)
+            out.appendLiteral(#","payload":"#)
             writer.write(.object(payload), into: &out)
         }
         if !tracking.isEmpty {
-            out.append(contentsOf: #","tracking":"#.utf8)
+            out.appendLiteral(#","tracking":"#)
             writer.write(.object(tracking), into: &out)
         }
         if !buttons.isEmpty {
-            out.append(contentsOf: #","buttons":["#.utf8)
+            out.appendLiteral(#","buttons":["#)
             for (i, button) in buttons.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                out.append(contentsOf: #"{"id":"#.utf8)
+                out.appendLiteral(#"{"id":"#)
                 JSONWriter.writeString(button.id, into: &out)
                 if let label = button.label {
-                    out.append(contentsOf: #","label":"#.utf8)
+                    out.appendLiteral(#","label":"#)
                     JSONWriter.writeString(label, into: &out)
                 }
-                out.append(contentsOf: #","destination":"#.utf8)
+                out.appendLiteral(#","destination":"#)
                 button.destination.writeJSON(into: &out)
                 out.append(UInt8(ascii: "}"))
             }
             out.append(UInt8(ascii: "]"))
         }
         if let phase {
-            out.append(contentsOf: #","phase":""#.utf8)
-            out.append(contentsOf: phase.rawValue.utf8)
+            out.appendLiteral(#","phase":""#)
+            out.appendUTF8(phase.rawValue)
             out.append(UInt8(ascii: "\""))
         }
         if !warnings.isEmpty {
-            out.append(contentsOf: #","warnings":["#.utf8)
+            out.appendLiteral(#","warnings":["#)
             for (i, warning) in warnings.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                out.append(contentsOf: #"{"code":"#.utf8)
+                out.appendLiteral(#"{"code":"#)
                 JSONWriter.writeString(warning.code.rawValue, into: &out)
-                out.append(contentsOf: #","message":"#.utf8)
+                out.appendLiteral(#","message":"#)
                 JSONWriter.writeString(warning.message, into: &out)
                 out.append(UInt8(ascii: "}"))
             }
@@ -69,14 +69,14 @@ extension Interaction {
 extension Trigger {
     func writeJSON(into out: inout [UInt8]) {
         switch self {
-        case .tap: out.append(contentsOf: #"{"type":"tap"}"#.utf8)
-        case .dismiss: out.append(contentsOf: #"{"type":"dismiss"}"#.utf8)
-        case .open: out.append(contentsOf: #"{"type":"open"}"#.utf8)
+        case .tap: out.appendLiteral(#"{"type":"tap"}"#)
+        case .dismiss: out.appendLiteral(#"{"type":"dismiss"}"#)
+        case .open: out.appendLiteral(#"{"type":"open"}"#)
         case .button(let id, let label):
-            out.append(contentsOf: #"{"type":"button","id":"#.utf8)
+            out.appendLiteral(#"{"type":"button","id":"#)
             JSONWriter.writeString(id, into: &out)
             if let label {
-                out.append(contentsOf: #","label":"#.utf8)
+                out.appendLiteral(#","label":"#)
                 JSONWriter.writeString(label, into: &out)
             }
             out.append(UInt8(ascii: "}"))
@@ -87,23 +87,23 @@ extension Trigger {
 extension Destination {
     func writeJSON(into out: inout [UInt8]) {
         switch self {
-        case .app: out.append(contentsOf: #"{"type":"app"}"#.utf8)
-        case .none: out.append(contentsOf: #"{"type":"none"}"#.utf8)
+        case .app: out.appendLiteral(#"{"type":"app"}"#)
+        case .none: out.appendLiteral(#"{"type":"none"}"#)
         case .clickAction(let value):
-            out.append(contentsOf: #"{"type":"clickAction","value":"#.utf8)
+            out.appendLiteral(#"{"type":"clickAction","value":"#)
             JSONWriter.writeString(value, into: &out)
             out.append(UInt8(ascii: "}"))
         case .url(let url, let target):
-            out.append(contentsOf: #"{"type":"url","url":"#.utf8)
+            out.appendLiteral(#"{"type":"url","url":"#)
             JSONWriter.writeString(url, into: &out)
-            out.append(contentsOf: #","target":""#.utf8)
-            out.append(contentsOf: target.rawValue.utf8)
-            out.append(contentsOf: #""}"#.utf8)
+            out.appendLiteral(#","target":""#)
+            out.appendUTF8(target.rawValue)
+            out.appendLiteral(#""}"#)
         case .screen(let name, let parameters, let url):
-            out.append(contentsOf: #"{"type":"screen","name":"#.utf8)
+            out.appendLiteral(#"{"type":"screen","name":"#)
             JSONWriter.writeString(name, into: &out)
             if !parameters.isEmpty {
-                out.append(contentsOf: #","parameters":{"#.utf8)
+                out.appendLiteral(#","parameters":{"#)
                 var first = true
                 for (key, value) in parameters {
                     if !first { out.append(UInt8(ascii: ",")) }
@@ -115,7 +115,7 @@ extension Destination {
                 out.append(UInt8(ascii: "}"))
             }
             if let url {
-                out.append(contentsOf: #","url":"#.utf8)
+                out.appendLiteral(#","url":"#)
                 JSONWriter.writeString(url, into: &out)
             }
             out.append(UInt8(ascii: "}"))

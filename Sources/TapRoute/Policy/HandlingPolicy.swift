@@ -44,13 +44,12 @@ public struct HandlingPolicy: Sendable {
         var result = interaction
         var warnings = result.warnings
         result.warnings = []
-        result.destination = resolve(result.destination, warnings: &warnings, label: "destination url")
+        result.destination = resolve(result.destination, warnings: &warnings) { "destination url" }
         for i in result.buttons.indices {
-            result.buttons[i].destination = resolve(
-                result.buttons[i].destination,
-                warnings: &warnings,
-                label: "button \(result.buttons[i].id) url"
-            )
+            let id = result.buttons[i].id
+            result.buttons[i].destination = resolve(result.buttons[i].destination, warnings: &warnings) {
+                "button \(id) url"
+            }
         }
         if case .url = result.destination {
             let automatic = automaticallyOpen(
@@ -99,6 +98,11 @@ public struct HandlingPolicy: Sendable {
     /// rules refuse it, iOS would open it in Safari, not the app: the destination becomes
     /// that URL with target `external`.
     public func resolve(_ destination: Destination, warnings: inout [Warning], label: String) -> Destination {
+        resolve(destination, warnings: &warnings) { label }
+    }
+
+    /// ``resolve(_:warnings:label:)`` with the label made only when a warning needs it.
+    func resolve(_ destination: Destination, warnings: inout [Warning], label: () -> String) -> Destination {
         let url: String
         var target = URLTarget.external
         switch destination {
@@ -112,7 +116,7 @@ public struct HandlingPolicy: Sendable {
         do {
             parts = try safety.check(url)
         } catch {
-            warnings.append(Self.rejection(url, label: label, reason: error.reason))
+            warnings.append(Self.rejection(url, label: label(), reason: error.reason))
             return .app
         }
         if case .screen = destination {
@@ -139,7 +143,7 @@ public struct HandlingPolicy: Sendable {
             warnings.append(
                 Warning(
                     .richLandingNotWeb,
-                    "\(label) is a rich landing page with scheme '\(parts.scheme)'; an in-app browser (SFSafariViewController) shows only http(s), so it is opened as a plain URL"
+                    "\(label()) is a rich landing page with scheme '\(parts.scheme)'; an in-app browser (SFSafariViewController) shows only http(s), so it is opened as a plain URL"
                 )
             )
         }

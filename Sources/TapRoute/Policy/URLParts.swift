@@ -229,24 +229,59 @@ public struct URLParts: Sendable, Hashable {
     /// Decodes percent-escapes once (`%2F` → `/`); `+` stays `+`; a `%` not followed by two
     /// hexadecimal digits stays as it is; bytes that do not form UTF-8 become U+FFFD.
     public static func percentDecoded<S: StringProtocol>(_ text: S) -> String {
-        guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
-        return text.utf8.withContiguousStorageIfAvailable { decode($0) } ?? decode(Array(text.utf8))
+        if let decoded = text.utf8.withContiguousStorageIfAvailable({ decode($0) ?? String(text) }) { return decoded }
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBufferPointer { decode($0) } ?? String(text)
     }
 
-    private static func decode<C: RandomAccessCollection>(_ bytes: C) -> String where C.Element == UInt8, C.Index == Int {
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var i = bytes.startIndex
-        while i < bytes.endIndex {
-            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.endIndex, let h = hex(bytes[i + 1]), let l = hex(bytes[i + 2]) {
-                out.append(h << 4 | l)
-                i += 3
-            } else {
-                out.append(bytes[i])
-                i += 1
+    /// Decodes percent-escapes once; the same as the generic overload,
+    /// without generic dispatch.
+    public static func percentDecoded(_ text: Substring) -> String {
+        var text = text
+        return text.withUTF8 { decode($0) } ?? String(text)
+    }
+
+    /// Decodes percent-escapes once; the same as the generic overload,
+    /// without generic dispatch.
+    public static func percentDecoded(_ text: String) -> String {
+        var copy = text
+        return copy.withUTF8 { decode($0) } ?? text
+    }
+
+    /// The decoded text, or `nil` when `bytes` holds no `%` (the text is its own decoding).
+    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let base = bytes.baseAddress, let first = memoryIndex(of: UInt8(ascii: "%"), in: bytes) else { return nil }
+        let count = bytes.count
+        return String(unsafeUninitializedCapacity: count) { out in
+            guard let target = out.baseAddress else { return 0 }
+            target.update(from: base, count: first)
+            var o = first
+            var i = first
+            while i < count {
+                let b = base[i]
+                if b == UInt8(ascii: "%"), i + 2 < count, let h = hex(base[i + 1]), let l = hex(base[i + 2]) {
+                    target[o] = h << 4 | l
+                    i += 3
+                } else {
+                    target[o] = b
+                    i += 1
+                }
+                o += 1
             }
+            return o
         }
-        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The index of the first `byte` in `bytes`.
+    @inline(__always)
+    static func memoryIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
+        var i = 0
+        while i < bytes.count {
+            if base[i] == byte { return i }
+            i += 1
+        }
+        return nil
     }
 
     private static func hex(_ b: UInt8) -> UInt8? {

@@ -168,7 +168,7 @@ extension AdobeAdapter {
         var warnings: [Warning] = []
         var tracking = JSONObject()
         let idValue = RawQueryItem.last("id", in: items)?.value ?? ""
-        let tokens = idValue.split(separator: ",", omittingEmptySubsequences: false)
+        let tokens = splitOnComma(idValue)
         let tracked = tokens.count == 3 && ["3", "4", "5"].contains(tokens[2])
         if tracked {
             tracking["broadlogId"] = .string(String(tokens[0]))
@@ -205,7 +205,7 @@ extension AdobeAdapter {
                     )
                 }
             }
-            if urlItem.rawValue.contains("+") {
+            if containsPlus(urlItem.rawValue) {
                 warnings.append(
                     Warning(
                         .androidDiffers,
@@ -310,6 +310,28 @@ extension AdobeAdapter {
     /// `text` with every occurrence of `messageId` replaced by `value`, as Campaign's
     /// `expandTokens` does.
     static func replacingToken(in text: String, with value: String) -> String {
+        if isASCII(text) {
+            // ASCII has no combining marks, so byte matches are the character matches below.
+            let token = Array(messageIDToken.utf8)
+            var out: [UInt8] = []
+            var bytes = text
+            bytes.withUTF8 { source in
+                out.reserveCapacity(source.count + value.utf8.count)
+                var i = 0
+                while i < source.count {
+                    if source[i] == token[0], i + token.count <= source.count,
+                        UnsafeBufferPointer(rebasing: source[i..<(i + token.count)]).elementsEqual(token)
+                    {
+                        out.append(contentsOf: value.utf8)
+                        i += token.count
+                    } else {
+                        out.append(source[i])
+                        i += 1
+                    }
+                }
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
         var out = ""
         var rest = text[...]
         while let first = rest.first {
@@ -322,5 +344,23 @@ extension AdobeAdapter {
             }
         }
         return out
+    }
+
+    /// Whether every byte of `text` is ASCII.
+    static func isASCII<S: StringProtocol>(_ text: S) -> Bool {
+        text.utf8.allSatisfy { $0 < 0x80 }
+    }
+
+    /// `text.split(separator: ",", omittingEmptySubsequences: false)`, comparing bytes when the
+    /// text is ASCII (where a comma is always a character of its own).
+    static func splitOnComma(_ text: String) -> [Substring] {
+        guard isASCII(text) else { return text.split(separator: ",", omittingEmptySubsequences: false) }
+        return text.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map { Substring($0) }
+    }
+
+    /// `text.contains("+")`, comparing bytes when the text is ASCII.
+    static func containsPlus(_ text: Substring) -> Bool {
+        guard isASCII(text) else { return text.contains("+") }
+        return text.utf8.contains(UInt8(ascii: "+"))
     }
 }
