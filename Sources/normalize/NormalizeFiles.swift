@@ -130,9 +130,13 @@ final class OutputSink {
     init() { buffer.reserveCapacity(1 << 17) }
 
     func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { append($0) }
+    }
+
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         if bytes.count >= 1 << 16 {
             flush()
-            Self.writeAll(bytes)
+            Self.writeAll(UnsafeRawBufferPointer(bytes))
             return
         }
         buffer.append(contentsOf: bytes)
@@ -141,22 +145,21 @@ final class OutputSink {
 
     func flush() {
         guard !buffer.isEmpty else { return }
-        Self.writeAll(buffer)
+        buffer.withUnsafeBytes { Self.writeAll($0) }
         buffer.removeAll(keepingCapacity: true)
     }
 
-    private static func writeAll(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { raw in
-            var written = 0
-            while written < raw.count {
-                let n = systemWrite(1, raw.baseAddress! + written, raw.count - written)
-                if n > 0 {
-                    written += n
-                } else if n < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return  // standard output is closed: nothing more can be written
-                }
+    private static func writeAll(_ raw: UnsafeRawBufferPointer) {
+        guard let base = raw.baseAddress else { return }
+        var written = 0
+        while written < raw.count {
+            let n = systemWrite(1, base + written, raw.count - written)
+            if n > 0 {
+                written += n
+            } else if n < 0 && errno == EINTR {
+                continue
+            } else {
+                return  // standard output is closed: nothing more can be written
             }
         }
     }

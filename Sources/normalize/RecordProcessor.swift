@@ -16,13 +16,13 @@ struct RecordProcessor: Sendable {
     let pretty: Bool
 
     /// Appends the output for one record of JSON text to `out`; returns whether it failed.
-    func output(for record: UnsafeBufferPointer<UInt8>, line: Int, file: String?, into out: inout [UInt8]) -> Bool {
+    func output(for record: UnsafeBufferPointer<UInt8>, line: Int, file: String?, into out: inout JSONOutputBuffer) -> Bool {
         do throws(NormalizationError) {
             let json = try registry.parse(record: record)
             render(try normalize(json), into: &out)
             return false
         } catch {
-            out.append(contentsOf: renderError(error, line: line, file: file))
+            renderError(error, line: line, file: file).withUnsafeBufferPointer { out.append($0) }
             return true
         }
     }
@@ -34,13 +34,12 @@ struct RecordProcessor: Sendable {
     }
 
     func render(_ interaction: Interaction) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(512)
+        var out = JSONOutputBuffer(capacity: 1024)
         render(interaction, into: &out)
-        return out
+        return out.withBytes { Array($0) }
     }
 
-    func render(_ interaction: Interaction, into out: inout [UInt8]) {
+    func render(_ interaction: Interaction, into out: inout JSONOutputBuffer) {
         if pretty {
             JSONWriter(pretty: true).write(interaction.jsonValue, into: &out)
         } else {
@@ -165,7 +164,7 @@ struct RecordProcessor: Sendable {
         // Four runs per thread, so that when one thread is slowed (costly records, a busy
         // core) the others take over the remaining runs.
         let runs = jobs == 1 ? 1 : max(1, min(jobs * 4, lineEnds.count / 64))
-        while workspace.outputs.count < runs { workspace.outputs.append([]) }
+        while workspace.outputs.count < runs { workspace.outputs.append(RunOutput()) }
         var failedPerRun = [Int](repeating: 0, count: runs)
         workspace.outputs.withUnsafeMutableBufferPointer { outputs in
             failedPerRun.withUnsafeMutableBufferPointer { failures in
@@ -177,14 +176,15 @@ struct RecordProcessor: Sendable {
                 let work: @Sendable (Int) -> Void = { run in
                     let from = lineEnds.count * run / runs
                     let to = lineEnds.count * (run + 1) / runs
-                    outputs[run].removeAll(keepingCapacity: true)
+                    let output = outputs[run]
+                    output.buffer.removeAll()
                     var failed = 0
                     var start = from == 0 ? 0 : lineEnds[from - 1] + 1
                     for index in from..<to {
                         let record = UnsafeBufferPointer(rebasing: block[start..<lineEnds[index]])
                         start = lineEnds[index] + 1
                         guard !Self.isBlank(record) else { continue }
-                        if self.output(for: record, line: firstLine + index, file: file, into: &outputs[run]) { failed += 1 }
+                        if self.output(for: record, line: firstLine + index, file: file, into: &output.buffer) { failed += 1 }
                     }
                     failures[run] = failed
                 }
@@ -195,7 +195,7 @@ struct RecordProcessor: Sendable {
                 }
             }
         }
-        for run in 0..<runs { output.append(workspace.outputs[run]) }
+        for run in 0..<runs { workspace.outputs[run].buffer.withBytes { output.append($0) } }
         return failedPerRun.reduce(0, +)
     }
 
@@ -244,9 +244,14 @@ struct RecordProcessor: Sendable {
         /// The offset of each newline in the current block.
         var lineEnds: [Int] = []
         /// One output buffer per parallel run.
-        var outputs: [[UInt8]] = []
+        var outputs: [RunOutput] = []
         /// The number of lines in the current block.
         var lineCount: Int { lineEnds.count }
+    }
+
+    /// The output buffer of one parallel run, kept from block to block.
+    final class RunOutput {
+        var buffer = JSONOutputBuffer(capacity: 1 << 16)
     }
 
     static func isBlank(_ record: UnsafeBufferPointer<UInt8>) -> Bool {

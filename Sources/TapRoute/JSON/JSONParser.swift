@@ -281,10 +281,12 @@ private struct Reader {
         return (hasQuote | hasBackslash | hasControl | (word & highs)) != 0
     }
 
-    /// Whether any of the 8 bytes in `word` is a quote, a backslash or an ASCII control
-    /// character. Bytes of multi-byte UTF-8 (high bit set) never match.
+    /// The high bit of each of the 8 bytes in `word` that is a quote, a backslash or an ASCII
+    /// control character; bytes of multi-byte UTF-8 (high bit set) never match. Bytes above a
+    /// match may be flagged falsely (borrows), but the lowest flagged byte is always a true
+    /// match.
     @inline(__always)
-    static func hasQuoteBackslashOrControl(_ word: UInt64) -> Bool {
+    static func quoteBackslashOrControlMask(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let quote = word ^ (ones &* 0x22)
@@ -292,7 +294,7 @@ private struct Reader {
         let hasQuote = (quote &- ones) & ~quote & highs
         let hasBackslash = (backslash &- ones) & ~backslash & highs
         let hasControl = (word &- ones &* 0x20) & ~word & highs
-        return (hasQuote | hasBackslash | hasControl) != 0
+        return hasQuote | hasBackslash | hasControl
     }
 
     /// Reads a string at `position` (its opening quote).
@@ -314,7 +316,14 @@ private struct Reader {
         while true {
             while p + 8 <= count {
                 let word = UInt64(littleEndian: UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self))
-                if Self.hasQuoteBackslashOrControl(word) { break }
+                let special = Self.quoteBackslashOrControlMask(word)
+                if special != 0 {
+                    // Jump to the first special byte, noting the high bits of those before it.
+                    let skipped = special.trailingZeroBitCount >> 3
+                    high |= word & highs & ((1 << (UInt64(skipped) << 3)) &- 1)
+                    p += skipped
+                    break
+                }
                 high |= word & highs
                 p += 8
             }

@@ -290,3 +290,28 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
     /// Creates `null`.
     public init(nilLiteral: ()) { self = .null }
 }
+
+/// A set of a few strings (schemes, hosts, keys) that answers `contains` by comparing
+/// lengths and bytes rather than hashing: for a handful of members that is several times
+/// faster than `Set<String>`, which hashes every probe with SipHash.
+package struct SmallStringSet: Sendable {
+    private let members: [String]
+    private let hashed: Set<String>?
+
+    /// Creates the set.
+    package init<S: Sequence>(_ strings: S) where S.Element == String {
+        var unique: [String] = []
+        for string in strings where !unique.contains(string) { unique.append(string) }
+        members = unique
+        hashed = unique.count > 16 ? Set(unique) : nil
+    }
+
+    /// Whether `string` is a member.
+    @inline(__always)
+    package func contains(_ string: String) -> Bool {
+        if let hashed { return hashed.contains(string) }
+        let length = string.utf8.count
+        for member in members where member.utf8.count == length && member == string { return true }
+        return false
+    }
+}

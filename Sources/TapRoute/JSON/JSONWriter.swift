@@ -14,6 +14,11 @@ public struct JSONWriter: Sendable {
 
     /// Appends the JSON text of `value` to `out`.
     public func write(_ value: JSONValue, into out: inout [UInt8]) {
+        out.appendWritten { write(value, into: &$0, indent: 0) }
+    }
+
+    /// Appends the JSON text of `value` to `out`.
+    package func write(_ value: JSONValue, into out: inout JSONOutputBuffer) {
         write(value, into: &out, indent: 0)
     }
 
@@ -24,20 +29,20 @@ public struct JSONWriter: Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    private func newline(_ out: inout [UInt8], _ indent: Int) {
+    private func newline(_ out: inout JSONOutputBuffer, _ indent: Int) {
         out.append(0x0A)
         for _ in 0..<indent { out.append(0x20) }
     }
 
-    private func write(_ value: JSONValue, into out: inout [UInt8], indent: Int) {
+    private func write(_ value: JSONValue, into out: inout JSONOutputBuffer, indent: Int) {
         switch value {
-        case .null: out.appendLiteral("null")
-        case .bool(let b): if b { out.appendLiteral("true") } else { out.appendLiteral("false") }
-        case .number(let n): out.appendUTF8(n.text)
+        case .null: out.append(literal: "null")
+        case .bool(let b): if b { out.append(literal: "true") } else { out.append(literal: "false") }
+        case .number(let n): out.append(utf8: n.text)
         case .string(let s): JSONWriter.writeString(s, into: &out)
         case .array(let elements):
             if elements.isEmpty {
-                out.appendLiteral("[]")
+                out.append(literal: "[]")
                 return
             }
             out.append(UInt8(ascii: "["))
@@ -50,7 +55,7 @@ public struct JSONWriter: Sendable {
             out.append(UInt8(ascii: "]"))
         case .object(let object):
             if object.isEmpty {
-                out.appendLiteral("{}")
+                out.append(literal: "{}")
                 return
             }
             out.append(UInt8(ascii: "{"))
@@ -69,8 +74,6 @@ public struct JSONWriter: Sendable {
         }
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
     /// Whether any of the 8 bytes in `word` is a quote, a backslash or a control character.
     @inline(__always)
     private static func needsEscape(_ word: UInt64) -> Bool {
@@ -86,46 +89,74 @@ public struct JSONWriter: Sendable {
 
     /// Appends `string` as a quoted, escaped JSON string.
     public static func writeString(_ string: String, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
+        out.appendWritten { writeString(string, into: &$0) }
+    }
+
+    /// Appends `string` as a quoted, escaped JSON string.
+    package static func writeString(_ string: String, into out: inout JSONOutputBuffer) {
         var s = string
-        s.withUTF8 { buffer in
-            var runStart = 0
-            var i = 0
-            while i < buffer.count {
-                // Skip eight bytes at a time while none needs escaping.
-                if let base = buffer.baseAddress {
-                    while i + 8 <= buffer.count,
+        s.withUTF8 { source in
+            // At most six bytes (\u00XX) per byte, and the quotes.
+            out.append(maximum: source.count * 6 + 2) { target in
+                target[0] = UInt8(ascii: "\"")
+                var o = 1
+                guard let base = source.baseAddress else {
+                    target[1] = UInt8(ascii: "\"")
+                    return 2
+                }
+                let count = source.count
+                var runStart = 0
+                var i = 0
+                while i < count {
+                    // Skip eight bytes at a time while none needs escaping.
+                    while i + 8 <= count,
                         !Self.needsEscape(UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)))
                     {
                         i += 8
                     }
+                    guard i < count else { break }
+                    let b = base[i]
+                    i += 1
+                    guard b < 0x20 || b == 0x22 || b == 0x5C else { continue }
+                    let position = i - 1
+                    if runStart < position {
+                        (target + o).update(from: base + runStart, count: position - runStart)
+                        o += position - runStart
+                    }
+                    runStart = position + 1
+                    target[o] = 0x5C
+                    switch b {
+                    case 0x22: target[o + 1] = 0x22
+                    case 0x5C: target[o + 1] = 0x5C
+                    case 0x0A: target[o + 1] = UInt8(ascii: "n")
+                    case 0x0D: target[o + 1] = UInt8(ascii: "r")
+                    case 0x09: target[o + 1] = UInt8(ascii: "t")
+                    case 0x08: target[o + 1] = UInt8(ascii: "b")
+                    case 0x0C: target[o + 1] = UInt8(ascii: "f")
+                    default:
+                        target[o + 1] = UInt8(ascii: "u")
+                        target[o + 2] = 0x30
+                        target[o + 3] = 0x30
+                        target[o + 4] = hexDigit(b >> 4)
+                        target[o + 5] = hexDigit(b & 0x0F)
+                        o += 4
+                    }
+                    o += 2
                 }
-                guard i < buffer.count else { break }
-                let b = buffer[i]
-                i += 1
-                guard b < 0x20 || b == 0x22 || b == 0x5C else { continue }
-                let position = i - 1
-                if runStart < position { out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<position])) }
-                runStart = position + 1
-                switch b {
-                case 0x22: out.append(contentsOf: [0x5C, 0x22])
-                case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
-                case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-                case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-                case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-                case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
-                case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-                default:
-                    out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30])
-                    out.append(hexDigits[Int(b >> 4)])
-                    out.append(hexDigits[Int(b & 0x0F)])
+                if runStart < count {
+                    (target + o).update(from: base + runStart, count: count - runStart)
+                    o += count - runStart
                 }
-            }
-            if runStart < buffer.count {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<buffer.count]))
+                target[o] = UInt8(ascii: "\"")
+                return o + 1
             }
         }
-        out.append(UInt8(ascii: "\""))
+    }
+
+    /// The lower-case hexadecimal digit for `value` (0–15).
+    @inline(__always)
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? 0x30 + value : 0x61 + value - 10
     }
 }
 
@@ -139,20 +170,5 @@ extension JSONValue {
     /// - Throws: ``JSONParseError`` when `text` is not one valid JSON document.
     public init(parsing text: String) throws(JSONParseError) {
         self = try JSONParser().parse(text)
-    }
-}
-
-extension Array where Element == UInt8 {
-    /// Appends the UTF-8 bytes of a literal with one copy.
-    @inline(__always)
-    mutating func appendLiteral(_ literal: StaticString) {
-        append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
-    }
-
-    /// Appends the UTF-8 bytes of `string` with one copy.
-    @inline(__always)
-    mutating func appendUTF8(_ string: String) {
-        var string = string
-        string.withUTF8 { append(contentsOf: $0) }
     }
 }

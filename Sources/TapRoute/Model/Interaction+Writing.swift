@@ -5,58 +5,64 @@ extension Interaction {
     /// result is byte-for-byte what `JSONWriter().write(jsonValue, into:)` produces (a test
     /// holds the two paths to that on every vector and a generated corpus).
     public func writeJSON(into out: inout [UInt8]) {
-        out.appendLiteral(#"{"vendor":"#)
+        out.appendWritten { writeJSON(into: &$0) }
+    }
+
+    /// Appends the compact canonical JSON text of this interaction to `out` (what the
+    /// `normalize` CLI writes).
+    package func writeJSON(into out: inout JSONOutputBuffer) {
+        out.append(literal: #"{"vendor":"#)
         JSONWriter.writeString(vendor, into: &out)
-        out.appendLiteral(#","channel":""#)
-        out.appendUTF8(channel.rawValue)
-        out.appendLiteral(#"","trigger":"#)
+        out.append(literal: #","channel":""#)
+        out.append(utf8: channel.rawValue)
+        out.append(literal: #"","trigger":"#)
         trigger.writeJSON(into: &out)
-        out.appendLiteral(#","destination":"#)
+        out.append(literal: #","destination":"#)
         destination.writeJSON(into: &out)
-        out.appendLiteral(#","handling":""#)
-        out.appendUTF8(handling.rawValue)
+        out.append(literal: #","handling":""#)
+        out.append(utf8: handling.rawValue)
         out.append(UInt8(ascii: "\""))
         if let messageId, !messageId.isEmpty {
-            out.appendLiteral(#","messageId":"#)
+            out.append(literal: #","messageId":"#)
             JSONWriter.writeString(messageId, into: &out)
         }
         let writer = JSONWriter()
         if !payload.isEmpty {
-            out.appendLiteral(#","payload":"#)
+            out.append(literal: #","payload":"#)
             writer.write(.object(payload), into: &out)
         }
         if !tracking.isEmpty {
-            out.appendLiteral(#","tracking":"#)
+            out.append(literal: #","tracking":"#)
             writer.write(.object(tracking), into: &out)
         }
         if !buttons.isEmpty {
-            out.appendLiteral(#","buttons":["#)
+            out.append(literal: #","buttons":["#)
             for (i, button) in buttons.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                out.appendLiteral(#"{"id":"#)
+                out.append(literal: #"{"id":"#)
                 JSONWriter.writeString(button.id, into: &out)
                 if let label = button.label {
-                    out.appendLiteral(#","label":"#)
+                    out.append(literal: #","label":"#)
                     JSONWriter.writeString(label, into: &out)
                 }
-                out.appendLiteral(#","destination":"#)
+                out.append(literal: #","destination":"#)
                 button.destination.writeJSON(into: &out)
                 out.append(UInt8(ascii: "}"))
             }
             out.append(UInt8(ascii: "]"))
         }
         if let phase {
-            out.appendLiteral(#","phase":""#)
-            out.appendUTF8(phase.rawValue)
+            out.append(literal: #","phase":""#)
+            out.append(utf8: phase.rawValue)
             out.append(UInt8(ascii: "\""))
         }
         if !warnings.isEmpty {
-            out.appendLiteral(#","warnings":["#)
+            out.append(literal: #","warnings":["#)
             for (i, warning) in warnings.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                out.appendLiteral(#"{"code":"#)
+                out.append(literal: #"{"code":"#)
                 JSONWriter.writeString(warning.code.rawValue, into: &out)
-                out.appendLiteral(#","message":"#)
+                out.append(literal: #","message":"#)
                 JSONWriter.writeString(warning.message, into: &out)
                 out.append(UInt8(ascii: "}"))
             }
@@ -67,16 +73,16 @@ extension Interaction {
 }
 
 extension Trigger {
-    func writeJSON(into out: inout [UInt8]) {
+    func writeJSON(into out: inout JSONOutputBuffer) {
         switch self {
-        case .tap: out.appendLiteral(#"{"type":"tap"}"#)
-        case .dismiss: out.appendLiteral(#"{"type":"dismiss"}"#)
-        case .open: out.appendLiteral(#"{"type":"open"}"#)
+        case .tap: out.append(literal: #"{"type":"tap"}"#)
+        case .dismiss: out.append(literal: #"{"type":"dismiss"}"#)
+        case .open: out.append(literal: #"{"type":"open"}"#)
         case .button(let id, let label):
-            out.appendLiteral(#"{"type":"button","id":"#)
+            out.append(literal: #"{"type":"button","id":"#)
             JSONWriter.writeString(id, into: &out)
             if let label {
-                out.appendLiteral(#","label":"#)
+                out.append(literal: #","label":"#)
                 JSONWriter.writeString(label, into: &out)
             }
             out.append(UInt8(ascii: "}"))
@@ -85,25 +91,25 @@ extension Trigger {
 }
 
 extension Destination {
-    func writeJSON(into out: inout [UInt8]) {
+    func writeJSON(into out: inout JSONOutputBuffer) {
         switch self {
-        case .app: out.appendLiteral(#"{"type":"app"}"#)
-        case .none: out.appendLiteral(#"{"type":"none"}"#)
+        case .app: out.append(literal: #"{"type":"app"}"#)
+        case .none: out.append(literal: #"{"type":"none"}"#)
         case .clickAction(let value):
-            out.appendLiteral(#"{"type":"clickAction","value":"#)
+            out.append(literal: #"{"type":"clickAction","value":"#)
             JSONWriter.writeString(value, into: &out)
             out.append(UInt8(ascii: "}"))
         case .url(let url, let target):
-            out.appendLiteral(#"{"type":"url","url":"#)
+            out.append(literal: #"{"type":"url","url":"#)
             JSONWriter.writeString(url, into: &out)
-            out.appendLiteral(#","target":""#)
-            out.appendUTF8(target.rawValue)
-            out.appendLiteral(#""}"#)
+            out.append(literal: #","target":""#)
+            out.append(utf8: target.rawValue)
+            out.append(literal: #""}"#)
         case .screen(let name, let parameters, let url):
-            out.appendLiteral(#"{"type":"screen","name":"#)
+            out.append(literal: #"{"type":"screen","name":"#)
             JSONWriter.writeString(name, into: &out)
             if !parameters.isEmpty {
-                out.appendLiteral(#","parameters":{"#)
+                out.append(literal: #","parameters":{"#)
                 var first = true
                 for (key, value) in parameters {
                     if !first { out.append(UInt8(ascii: ",")) }
@@ -115,7 +121,7 @@ extension Destination {
                 out.append(UInt8(ascii: "}"))
             }
             if let url {
-                out.appendLiteral(#","url":"#)
+                out.append(literal: #","url":"#)
                 JSONWriter.writeString(url, into: &out)
             }
             out.append(UInt8(ascii: "}"))

@@ -159,8 +159,8 @@ public struct HandlingPolicy: Sendable {
 public struct URLClassifier: Sendable {
     /// The app's schemes and domains.
     public let app: AppSettings
-    private let schemes: Set<String>
-    private let domains: Set<String>
+    private let schemes: SmallStringSet
+    private let domains: SmallStringSet
     /// Universal-link rules by lower-cased domain: given the URL, answer whether iOS would
     /// open it in the app and, when a rule excluded it, which.
     public let universalLinkRules: [String: @Sendable (URLParts) -> UniversalLinkDecision]
@@ -168,8 +168,8 @@ public struct URLClassifier: Sendable {
     /// Creates a classifier.
     public init(app: AppSettings, universalLinkRules: [String: @Sendable (URLParts) -> UniversalLinkDecision] = [:]) {
         self.app = app
-        self.schemes = Set(app.schemes)
-        self.domains = Set(app.domains)
+        self.schemes = SmallStringSet(app.schemes)
+        self.domains = SmallStringSet(app.domains)
         self.universalLinkRules = universalLinkRules
     }
 

@@ -10,12 +10,14 @@
 public struct URLSafety: Sendable {
     /// The rules.
     public let settings: SecuritySettings
-    private let allowedSchemes: Set<String>
+    private let allowedSchemes: SmallStringSet
+
+    private static let forbidden = SmallStringSet(SecuritySettings.forbiddenSchemes)
 
     /// Creates the checker.
     public init(settings: SecuritySettings) {
         self.settings = settings
-        self.allowedSchemes = Set(settings.allowedSchemes)
+        self.allowedSchemes = SmallStringSet(settings.allowedSchemes)
     }
 
     /// Why a URL was rejected.
@@ -40,7 +42,7 @@ public struct URLSafety: Sendable {
         } catch {
             throw Rejection(reason: error.reason)
         }
-        if SecuritySettings.forbiddenSchemes.contains(parts.scheme) {
+        if Self.forbidden.contains(parts.scheme) {
             throw Rejection(reason: "scheme '\(parts.scheme)' is never allowed")
         }
         guard allowedSchemes.contains(parts.scheme) else {

@@ -2,9 +2,9 @@ import TapRoute
 
 extension AdobeAdapter {
     /// The `userInfo` keys of a Campaign Standard push that are envelope, not payload.
-    static let campaignPushEnvelopeKeys: Set<String> = ["aps", "media-attachment-url", "uri", "_mId", "_dId"]
+    static let campaignPushEnvelopeKeys: [String] = ["aps", "media-attachment-url", "uri", "_mId", "_dId"]
     /// The `userInfo` keys of a Campaign local notification that are envelope, not payload.
-    static let campaignLocalEnvelopeKeys: Set<String> = ["aps", "adb_deeplink", "broadlogId", "deliveryId"]
+    static let campaignLocalEnvelopeKeys: [String] = ["aps", "adb_deeplink", "broadlogId", "deliveryId"]
 
     /// A Campaign Standard push: `uri` is the destination, `_mId` the broadlog id (and message
     /// id), `_dId` the delivery id. The SDK never opens `uri`: built-in handling `app`.
@@ -183,9 +183,9 @@ extension AdobeAdapter {
     /// reserved `adb_` keys — except `adb_iam_id`, which names the in-app message a
     /// push-to-in-app campaign shows and which no other field carries.
     private static func journeyOptimizerPayload(_ userInfo: JSONObject) -> JSONObject {
-        var keys: Set<String> = ["aps", "_xdm", "_mId", "_dId", "media-attachment-url"]
+        var keys = ["aps", "_xdm", "_mId", "_dId", "media-attachment-url"]
         for key in userInfo.keys where key.hasPrefix("adb_") && key != "adb_iam_id" {
-            keys.insert(key)
+            keys.append(key)
         }
         return userInfo.removing(keys)
     }

@@ -234,6 +234,11 @@ struct DashXFields: Sendable {
 extension String {
     /// The string without leading and trailing whitespace and newlines.
     var trimmingWhitespace: String {
+        // A string that starts and ends with a visible ASCII byte has nothing to trim: no
+        // grapheme cluster that begins or ends with one is whitespace.
+        if let first = utf8.first, let last = utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
+            return self
+        }
         guard let first = firstIndex(where: { !$0.isWhitespace }),
             let last = lastIndex(where: { !$0.isWhitespace })
         else { return "" }

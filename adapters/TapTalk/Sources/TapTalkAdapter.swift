@@ -50,9 +50,9 @@ public struct TapTalkAdapter: PayloadAdapter {
     public let screens: ScreenNames
 
     /// ``hosts`` as a set.
-    let hostSet: Set<String>
+    let hostSet: SmallStringSet
     /// ``schemes`` as a set.
-    let schemeSet: Set<String>
+    let schemeSet: SmallStringSet
 
     /// The names of the two screens TapTalk links and pushes lead to.
     public struct ScreenNames: Sendable, Hashable {
@@ -82,8 +82,8 @@ public struct TapTalkAdapter: PayloadAdapter {
         self.hosts = hosts.map { $0.lowercased() }
         self.schemes = schemes.map { $0.lowercased() }
         self.screens = screens
-        self.hostSet = Set(self.hosts)
-        self.schemeSet = Set(self.schemes)
+        self.hostSet = SmallStringSet(self.hosts)
+        self.schemeSet = SmallStringSet(self.schemes)
     }
 
     /// Creates the adapter from its `config.yaml` entry.
