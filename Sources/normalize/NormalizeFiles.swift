@@ -26,6 +26,12 @@ struct NormalizeFiles: ParsableCommand {
     @Flag(name: .long, help: "Indent the output JSON (one record spans several lines).")
     var pretty = false
 
+    @Flag(
+        name: .long,
+        help: "Use the reference paths (in-order string reading, tree writing, one thread): slower, the same output; for checking the fast path."
+    )
+    var reference = false
+
     @Option(
         name: .long,
         help: ArgumentHelp("Threads for JSON Lines (default: the number of processors). Output order never changes.", valueName: "n")
@@ -46,9 +52,10 @@ struct NormalizeFiles: ParsableCommand {
             let enabled = (registry.adapters.map { type(of: $0).id } + [LinkAdapter.id]).joined(separator: ", ")
             throw ValidationError("--vendor: no enabled adapter has id '\(vendor)'; enabled: \(enabled)")
         }
-        let processor = RecordProcessor(registry: registry, vendor: vendor, pretty: pretty)
+        var processor = RecordProcessor(registry: registry, vendor: vendor, pretty: pretty)
+        processor.reference = reference
         let output = OutputSink()
-        let threads = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        let threads = reference ? 1 : jobs ?? ProcessInfo.processInfo.activeProcessorCount
         var failed = 0
         let inputs = files.isEmpty ? ["-"] : files
         for file in inputs {

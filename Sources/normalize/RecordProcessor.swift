@@ -14,11 +14,14 @@ struct RecordProcessor: Sendable {
     let registry: AdapterRegistry
     let vendor: String?
     let pretty: Bool
+    /// Use the reference paths: the parser's in-order string reader and the tree writer
+    /// (`Interaction.jsonValue` through `JSONWriter`), for checking the fast path.
+    var reference = false
 
     /// Appends the output for one record of JSON text to `out`; returns whether it failed.
     func output(for record: UnsafeBufferPointer<UInt8>, line: Int, file: String?, into out: inout JSONOutputBuffer) -> Bool {
         do throws(NormalizationError) {
-            let json = try registry.parse(record: record)
+            let json = try registry.parse(record: record, readsStringsInOrder: reference)
             render(try normalize(json), into: &out)
             return false
         } catch {
@@ -40,8 +43,8 @@ struct RecordProcessor: Sendable {
     }
 
     func render(_ interaction: Interaction, into out: inout JSONOutputBuffer) {
-        if pretty {
-            JSONWriter(pretty: true).write(interaction.jsonValue, into: &out)
+        if pretty || reference {
+            JSONWriter(pretty: pretty).write(interaction.jsonValue, into: &out)
         } else {
             interaction.writeJSON(into: &out)
         }
@@ -72,7 +75,7 @@ struct RecordProcessor: Sendable {
     /// and it yields one `limitExceeded` record.
     func processLines(from input: InputSource, file: String?, into output: OutputSink, jobs: Int) -> Int {
         let limit = registry.configuration.limits.maxRecordBytes
-        let blockSize = 1 << 20
+        let blockSize = 1 << 22
         var failed = 0
         var linesBefore = 0  // lines consumed before the current block
         var carry: [UInt8] = []  // the start of a line that continues in the next read
@@ -204,7 +207,11 @@ struct RecordProcessor: Sendable {
         let bytes = input.readAll()
         let limits = registry.configuration.limits
         let parsed = bytes.withUnsafeBufferPointer { buffer in
-            Result { () throws(JSONParseError) -> JSONValue in try JSONParser(maximumDepth: limits.maxDepth + 1).parse(buffer) }
+            Result { () throws(JSONParseError) -> JSONValue in
+                var parser = JSONParser(maximumDepth: limits.maxDepth + 1)
+                parser.readsStringsInOrder = reference
+                return try parser.parse(buffer)
+            }
         }
         switch parsed {
         case .failure(let error):

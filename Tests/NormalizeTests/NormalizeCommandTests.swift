@@ -175,9 +175,9 @@ func normalize(_ arguments: [String], stdin: String? = nil, in directory: String
     }
 
     @Test func parallelOutputIsIdenticalToSequentialAcrossBlocks() throws {
-        // About 3 MB, so lines straddle the 1 MiB read blocks; every 97th line is broken.
+        // About 10 MB, so lines straddle the 4 MiB read blocks; every 97th line is broken.
         var input = ""
-        for i in 0..<12_000 {
+        for i in 0..<40_000 {
             if i % 97 == 0 {
                 input += "{\"kind\":\"url\",\"url\":\n"
             } else {
@@ -189,9 +189,9 @@ func normalize(_ arguments: [String], stdin: String? = nil, in directory: String
         #expect(sequential.status == 1)
         #expect(parallel.stdout == sequential.stdout)
         let lines = parallel.lines
-        #expect(lines.count == 12_000)
+        #expect(lines.count == 40_000)
         let errorLines = lines.compactMap { try? JSONValue(parsing: $0)["error"]?["line"]?.numberValue?.intValue }
-        #expect(errorLines == Array(stride(from: 1, through: 12_000, by: 97)))
+        #expect(errorLines == Array(stride(from: 1, through: 40_000, by: 97)))
     }
 
     @Test func usageErrorsExitTwo() throws {

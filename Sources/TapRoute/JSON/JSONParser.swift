@@ -32,6 +32,11 @@ public struct JSONParser: Sendable {
     /// stack overflow. Default 512.
     public var maximumDepth: Int
 
+    /// Read every string with the reference reader (one byte at a time, in order) instead of
+    /// the fast path: slower, the same result. For checking the fast path (`normalize
+    /// --reference`, the parser tests).
+    package var readsStringsInOrder = false
+
     /// Creates a parser.
     public init(maximumDepth: Int = 512) {
         self.maximumDepth = maximumDepth
@@ -59,7 +64,7 @@ public struct JSONParser: Sendable {
     /// Parses one JSON document from a buffer of UTF-8 bytes.
     /// - Throws: ``JSONParseError`` naming the first problem and where it is.
     public func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSONValue {
-        var reader = Reader(bytes: buffer, maximumDepth: maximumDepth)
+        var reader = Reader(bytes: buffer, maximumDepth: maximumDepth, readsStringsInOrder: readsStringsInOrder)
         reader.skipWhitespace()
         let value = try reader.readValue(depth: 0)
         reader.skipWhitespace()
@@ -73,11 +78,13 @@ public struct JSONParser: Sendable {
 private struct Reader {
     let bytes: UnsafeBufferPointer<UInt8>
     let maximumDepth: Int
+    let readsStringsInOrder: Bool
     var position = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, readsStringsInOrder: Bool) {
         self.bytes = bytes
         self.maximumDepth = maximumDepth
+        self.readsStringsInOrder = readsStringsInOrder
     }
 
     func error(_ reason: String, at offset: Int? = nil) -> JSONParseError {
@@ -113,7 +120,7 @@ private struct Reader {
         case UInt8(ascii: "["):
             return .array(try readArray(depth: depth + 1))
         case UInt8(ascii: "\""):
-            return .string(try readString())
+            return .string(readsStringsInOrder ? try readStringInOrder(from: position) : try readString())
         case UInt8(ascii: "t"):
             try expectLiteral("true")
             return .bool(true)
@@ -221,7 +228,7 @@ private struct Reader {
             guard position < bytes.count else { throw error("unexpected end of input in an object") }
             guard bytes[position] == UInt8(ascii: "\"") else { throw error("expected a string key in an object") }
             let keyStart = position
-            let key = try readString()
+            let key = readsStringsInOrder ? try readStringInOrder(from: position) : try readString()
             let keyBit = Self.bloomBit(bytes, from: keyStart + 1, to: position - 1)
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {

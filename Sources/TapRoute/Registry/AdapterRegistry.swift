@@ -153,6 +153,11 @@ public struct AdapterRegistry: Sendable {
     /// Parses one record of JSON text, enforcing the configuration's ``Limits``.
     /// - Throws: ``NormalizationError`` (`limitExceeded` or `invalidJSON`).
     public func parse(record: UnsafeBufferPointer<UInt8>) throws(NormalizationError) -> JSONValue {
+        try parse(record: record, readsStringsInOrder: false)
+    }
+
+    /// ``parse(record:)``, optionally with the parser's reference string reader.
+    package func parse(record: UnsafeBufferPointer<UInt8>, readsStringsInOrder: Bool) throws(NormalizationError) -> JSONValue {
         let limits = configuration.limits
         if record.count > limits.maxRecordBytes {
             throw NormalizationError(
@@ -161,7 +166,9 @@ public struct AdapterRegistry: Sendable {
             )
         }
         do {
-            return try JSONParser(maximumDepth: limits.maxDepth).parse(record)
+            var parser = JSONParser(maximumDepth: limits.maxDepth)
+            parser.readsStringsInOrder = readsStringsInOrder
+            return try parser.parse(record)
         } catch {
             if error.reason.hasPrefix("nesting deeper") {
                 throw NormalizationError(.limitExceeded, "\(error.reason) (limits.maxDepth) at column \(error.column)")

@@ -1,0 +1,70 @@
+import TapRoute
+import Testing
+
+/// The parser reads strings on a fast path (eight bytes at a time, one-step string
+/// creation, escapes decoded straight into the string) and falls back to the in-order
+/// reference reader for anything unusual. Both must give the same value, or the same error
+/// at the same place, for every input.
+@Suite struct JSONStringFastPathTests {
+    /// A small deterministic generator (SplitMix64).
+    struct Generator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    }
+
+    /// Pieces strings are made of: plain ASCII, multi-byte UTF-8, escapes (valid and not),
+    /// surrogate pairs (whole and lone), invalid UTF-8 and control bytes.
+    static let pieces: [[UInt8]] = [
+        Array("hello world ".utf8), Array("a".utf8), Array("0123456789abcdef".utf8), Array("é".utf8),
+        Array("新しい".utf8), Array("👋".utf8), Array("Ваш".utf8), Array("ส่ง".utf8),
+        Array(#"\""#.utf8), Array(#"\\"#.utf8), Array(#"\/"#.utf8), Array(#"\n\t\r\b\f"#.utf8),
+        Array(#"\u00e9"#.utf8), Array(#"\u65B0"#.utf8), Array(#"\ud83d\udc4b"#.utf8), Array(#"\u0000"#.utf8),
+        Array(#"\ud83d"#.utf8), Array(#"\udc4b"#.utf8), Array(#"\ud83dx"#.utf8), Array(#"\u12"#.utf8),
+        Array(#"\uZZZZ"#.utf8), Array(#"\x"#.utf8), [0x5C, 0xC3, 0xA9], [0xC3], [0xE6, 0x96], [0xFF], [0xC0, 0x80],
+        [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0x01], [0x1F], [0x7F], [0x0A],
+    ]
+
+    func outcome(_ bytes: [UInt8], inOrder: Bool) -> Result<JSONValue, JSONParseError> {
+        var parser = JSONParser()
+        parser.readsStringsInOrder = inOrder
+        return Result { () throws(JSONParseError) -> JSONValue in try parser.parse(bytes) }
+    }
+
+    @Test func fastAndInOrderReadersAgreeOnGeneratedStrings() {
+        var generator = Generator(state: 20_261_123)
+        var invalid = 0
+        for _ in 0..<20_000 {
+            // Mostly well-formed pieces, with a problem now and then.
+            var text: [UInt8] = []
+            for _ in 0..<(1 + generator.below(12)) {
+                let index = generator.below(10) < 8 ? generator.below(16) : generator.below(Self.pieces.count)
+                text += Self.pieces[index]
+            }
+            let key: [UInt8] = generator.below(2) == 0 ? text : Array("k".utf8)
+            var document = Array(#"{""#.utf8) + key + Array(#"":[""#.utf8) + text + Array(#""]}"#.utf8)
+            if generator.below(20) == 0 { document.removeLast(generator.below(document.count / 2) + 1) }
+            let fast = outcome(document, inOrder: false)
+            let reference = outcome(document, inOrder: true)
+            #expect(fast == reference, "document: \(document)")
+            if case .failure = reference { invalid += 1 }
+        }
+        #expect(invalid > 1_000 && invalid < 19_000, "the generator should make both valid and invalid strings")
+    }
+
+    @Test func fastPathReadsLongStringsAcrossWordBoundaries() throws {
+        for length in 0..<40 {
+            for special in ["\\\"", "é", "\\u00e9", "\\n"] {
+                let text = String(repeating: "x", count: length) + special + String(repeating: "y", count: length % 9)
+                let document = Array("[\"\(text)\"]".utf8)
+                #expect(outcome(document, inOrder: false) == outcome(document, inOrder: true))
+            }
+        }
+    }
+}
