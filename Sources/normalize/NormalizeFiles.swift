@@ -28,7 +28,10 @@ struct NormalizeFiles: ParsableCommand {
 
     @Flag(
         name: .long,
-        help: "Use the reference paths (in-order string reading, tree writing, one thread): slower, the same output; for checking the fast path."
+        help: ArgumentHelp(
+            "Use the reference paths (in-order string reading, tree writing, one thread).",
+            discussion: "Slower, with the same output; for checking the fast path."
+        )
     )
     var reference = false
 
