@@ -482,37 +482,11 @@ private struct Reader {
                 i += 8
             }
             guard i < count else { break }
-            let b0 = base[i]
-            if b0 < 0x80 {
+            if base[i] < 0x80 {
                 i += 1
                 continue
             }
-            let length: Int
-            let minimum: UInt32
-            var scalar: UInt32
-            switch b0 {
-            case 0xC2...0xDF:
-                length = 2
-                minimum = 0x80
-                scalar = UInt32(b0 & 0x1F)
-            case 0xE0...0xEF:
-                length = 3
-                minimum = 0x800
-                scalar = UInt32(b0 & 0x0F)
-            case 0xF0...0xF4:
-                length = 4
-                minimum = 0x10000
-                scalar = UInt32(b0 & 0x07)
-            default:
-                return false
-            }
-            guard i + length <= count else { return false }
-            for k in 1..<length {
-                let b = base[i + k]
-                guard b & 0xC0 == 0x80 else { return false }
-                scalar = scalar << 6 | UInt32(b & 0x3F)
-            }
-            if scalar < minimum || scalar > 0x10FFFF || (scalar >= 0xD800 && scalar < 0xE000) { return false }
+            guard case .valid(let length) = utf8Sequence(base, at: i, count: count) else { return false }
             i += length
         }
         return true
@@ -629,7 +603,34 @@ private struct Reader {
 
     /// Validates one multi-byte UTF-8 sequence at `position` and returns its length.
     func validateUTF8Sequence() throws(JSONParseError) -> Int {
-        let b0 = bytes[position]
+        guard let base = bytes.baseAddress else { throw error("truncated UTF-8 sequence") }
+        switch Self.utf8Sequence(base, at: position, count: bytes.count) {
+        case .valid(let length): return length
+        case .badLead: throw error("invalid UTF-8 byte 0x\(String(bytes[position], radix: 16))")
+        case .truncated: throw error("truncated UTF-8 sequence")
+        case .badContinuation: throw error("invalid UTF-8 continuation byte")
+        case .badScalar: throw error("invalid UTF-8 sequence")
+        }
+    }
+
+    /// What the multi-byte UTF-8 sequence at `i` is.
+    enum UTF8Sequence {
+        /// A valid sequence of this many bytes.
+        case valid(Int)
+        /// The first byte cannot start a sequence.
+        case badLead
+        /// The input ends inside the sequence.
+        case truncated
+        /// A following byte is not a continuation byte.
+        case badContinuation
+        /// An overlong form, a surrogate, or a value past U+10FFFF.
+        case badScalar
+    }
+
+    /// Checks the multi-byte UTF-8 sequence that starts at `i` (its first byte is not ASCII).
+    @inline(__always)
+    static func utf8Sequence(_ base: UnsafePointer<UInt8>, at i: Int, count: Int) -> UTF8Sequence {
+        let b0 = base[i]
         let length: Int
         let minimum: UInt32
         var scalar: UInt32
@@ -647,18 +648,16 @@ private struct Reader {
             minimum = 0x10000
             scalar = UInt32(b0 & 0x07)
         default:
-            throw error("invalid UTF-8 byte 0x\(String(b0, radix: 16))")
+            return .badLead
         }
-        guard position + length <= bytes.count else { throw error("truncated UTF-8 sequence") }
-        for i in 1..<length {
-            let b = bytes[position + i]
-            guard b & 0xC0 == 0x80 else { throw error("invalid UTF-8 continuation byte") }
+        guard i + length <= count else { return .truncated }
+        for k in 1..<length {
+            let b = base[i + k]
+            guard b & 0xC0 == 0x80 else { return .badContinuation }
             scalar = scalar << 6 | UInt32(b & 0x3F)
         }
-        if scalar < minimum || scalar > 0x10FFFF || (scalar >= 0xD800 && scalar < 0xE000) {
-            throw error("invalid UTF-8 sequence")
-        }
-        return length
+        if scalar < minimum || scalar > 0x10FFFF || (scalar >= 0xD800 && scalar < 0xE000) { return .badScalar }
+        return .valid(length)
     }
 
     static func appendUTF8(_ scalar: UInt32, to out: inout [UInt8]) {
