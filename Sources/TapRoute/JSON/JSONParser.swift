@@ -275,33 +275,10 @@ private struct Reader {
     }
 
     /// Whether any of the 8 bytes in `word` is a quote, a backslash, a control character or
-    /// not ASCII (SWAR: the classic "has a zero byte" / "has a byte less than n" tricks).
+    /// not ASCII.
     @inline(__always)
     static func hasSpecialByte(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let quote = word ^ (ones &* 0x22)
-        let backslash = word ^ (ones &* 0x5C)
-        let hasQuote = (quote &- ones) & ~quote & highs
-        let hasBackslash = (backslash &- ones) & ~backslash & highs
-        let hasControl = (word &- ones &* 0x20) & ~word & highs
-        return (hasQuote | hasBackslash | hasControl | (word & highs)) != 0
-    }
-
-    /// The high bit of each of the 8 bytes in `word` that is a quote, a backslash or an ASCII
-    /// control character; bytes of multi-byte UTF-8 (high bit set) never match. Bytes above a
-    /// match may be flagged falsely (borrows), but the lowest flagged byte is always a true
-    /// match.
-    @inline(__always)
-    static func quoteBackslashOrControlMask(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let quote = word ^ (ones &* 0x22)
-        let backslash = word ^ (ones &* 0x5C)
-        let hasQuote = (quote &- ones) & ~quote & highs
-        let hasBackslash = (backslash &- ones) & ~backslash & highs
-        let hasControl = (word &- ones &* 0x20) & ~word & highs
-        return hasQuote | hasBackslash | hasControl
+        (jsonStringSpecialBytes(word) | (word & 0x8080_8080_8080_8080)) != 0
     }
 
     /// Reads a string at `position` (its opening quote).
@@ -323,7 +300,7 @@ private struct Reader {
         while true {
             while p + 8 <= count {
                 let word = UInt64(littleEndian: UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self))
-                let special = Self.quoteBackslashOrControlMask(word)
+                let special = jsonStringSpecialBytes(word)
                 if special != 0 {
                     // Jump to the first special byte, noting the high bits of those before it.
                     let skipped = special.trailingZeroBitCount >> 3
@@ -678,4 +655,22 @@ private struct Reader {
             out.append(UInt8(0x80 | (scalar & 0x3F)))
         }
     }
+}
+
+/// The high bit of each of the 8 bytes in `word` (little-endian) that a JSON string cannot
+/// hold as it is: a quote, a backslash or an ASCII control character (SWAR: the classic "has
+/// a zero byte" / "has a byte less than n" tricks). Bytes of multi-byte UTF-8 (high bit set)
+/// never match. Bytes above a match may be flagged falsely (borrows), but the lowest flagged
+/// byte is always a true match. The parser scans strings with it and the writer finds what
+/// to escape.
+@inline(__always)
+func jsonStringSpecialBytes(_ word: UInt64) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    let quote = word ^ (ones &* 0x22)
+    let backslash = word ^ (ones &* 0x5C)
+    let hasQuote = (quote &- ones) & ~quote & highs
+    let hasBackslash = (backslash &- ones) & ~backslash & highs
+    let hasControl = (word &- ones &* 0x20) & ~word & highs
+    return hasQuote | hasBackslash | hasControl
 }

@@ -77,14 +77,7 @@ public struct JSONWriter: Sendable {
     /// Whether any of the 8 bytes in `word` is a quote, a backslash or a control character.
     @inline(__always)
     private static func needsEscape(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let quote = word ^ (ones &* 0x22)
-        let backslash = word ^ (ones &* 0x5C)
-        // The "less than 0x20" test is exact only for bytes below 0x80, so bytes of
-        // multi-byte UTF-8 are excluded with `& ~word`.
-        let control = (word &- ones &* 0x20) & ~word & highs
-        return ((quote &- ones) & ~quote & highs) | ((backslash &- ones) & ~backslash & highs) | control != 0
+        jsonStringSpecialBytes(word) != 0
     }
 
     /// Appends `string` as a quoted, escaped JSON string.
