@@ -1,5 +1,6 @@
-@testable import TapRoute
 import Testing
+
+@testable import TapRoute
 
 @Suite struct JSONTextLocatorTests {
     func locate(_ path: String, _ text: String) -> (line: Int, column: Int)? {
