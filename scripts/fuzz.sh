@@ -12,8 +12,8 @@
 # (scripts/fuzz-seeds.py); the growing corpus lives in .fuzz/corpus/<Harness> and is kept
 # between runs. Both are git-ignored.
 #
-# A crash, a broken invariant, a leak, an out-of-memory or a hang (an input taking over 10
-# seconds) fails the run: the input is saved as fuzz-artifacts/<Harness>-crash-… (or
+# A crash, a broken invariant, a leak, an out-of-memory (over FUZZ_RSS_MB, default 2048 MB) or
+# a hang (an input taking over FUZZ_TIMEOUT seconds, default 10) fails the run: the input is saved as fuzz-artifacts/<Harness>-crash-… (or
 # -timeout-, -oom-, -leak-) and the end of the fuzzer's log is printed. Reproduce with
 #   .build-fuzz/debug/<Harness> fuzz-artifacts/<file>
 # then add the input as a regression vector or test. docs/reliability.md has the details.
@@ -34,6 +34,8 @@ for h in "${harnesses[@]}"; do
   [[ " ${all[*]} " == *" $h "* ]] || { echo "unknown harness '$h'; known: ${all[*]}" >&2; exit 2; }
 done
 parallel=${FUZZ_PARALLEL:-1}
+timeout_seconds=${FUZZ_TIMEOUT:-10}
+rss_mb=${FUZZ_RSS_MB:-2048}
 
 export TAPROUTE_FUZZ=1
 # libFuzzer, not the Swift runtime's backtracer, must handle a crash: it saves the input.
@@ -74,14 +76,14 @@ run() {
   (
     cd "$work/cwd"
     timeout --kill-after=30 $((seconds + 300)) "$bin/$h" \
-      -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="$(max_len "$h")" \
+      -max_total_time="$seconds" -timeout="$timeout_seconds" -rss_limit_mb="$rss_mb" -max_len="$(max_len "$h")" \
       -print_final_stats=1 -dict="$root/$work/dict/$h.dict" -artifact_prefix="$root/$artifacts/$h-" \
       "$root/$work/corpus/$h" "$root/$work/seeds/$h"
   ) >"$work/$h.log" 2>&1 || status=$?
   echo "$status" >"$work/$h.status"
 }
 
-echo "==> fuzz ${harnesses[*]} for ${seconds}s each ($parallel at a time)"
+echo "==> fuzz ${harnesses[*]} for ${seconds}s each ($parallel at a time, -timeout=$timeout_seconds -rss_limit_mb=$rss_mb)"
 started=$(date +%s)
 running=0
 for h in "${harnesses[@]}"; do
