@@ -24,7 +24,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
-        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
     ],
     targets: [
         // Core
@@ -42,13 +41,7 @@ let package = Package(
         .target(name: "TapRouteDispatchTesting", dependencies: ["TapRoute", "TapRouteDispatch"]),
 
         // Testing
-        .target(
-            name: "TapRouteConformance",
-            dependencies: [
-                "TapRoute", "TapRouteYAML",
-                .product(name: "PropertyBased", package: "swift-property-based"),
-            ]
-        ),
+        .target(name: "TapRouteConformance", dependencies: ["TapRoute", "TapRouteYAML"]),
 
         // CLI
         .executableTarget(

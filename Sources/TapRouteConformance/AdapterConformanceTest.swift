@@ -1,4 +1,4 @@
-import PropertyBased
+import Foundation
 public import TapRoute
 import TapRouteYAML
 public import Testing
@@ -19,25 +19,42 @@ public import Testing
 /// }
 /// ```
 ///
-/// The contract, each part a separate check whose failures name the check and the vector:
-/// 1. **Vectors**: every vector's input, run through a registry built from the base
+/// The contract, each part a separate check whose failures name the check and the input:
+/// 1. **vector**: every vector's input, run through a registry built from the base
 ///    configuration plus the vector's `config`, gives exactly the expected Interaction JSON
 ///    (or an error with the expected code and path).
-/// 2. **Deterministic**: normalizing the same input twice gives the same JSON.
-/// 3. **Recognizes is consistent with normalize**: for every vector whose expected vendor is
-///    the adapter, `recognizes` is true; whenever `recognizes` is true, normalizing with the
-///    adapter does not answer `unrecognized`.
-/// 4. **Round trip**: every Interaction's JSON text parses back to an equal Interaction.
-/// 5. **Hostile input** (property-based, swift-property-based): arbitrary JSON values,
-///    envelopes of every kind filled with arbitrary content, and random mutations of the
-///    vectors' inputs give an Interaction or a typed ``TapRoute/NormalizationError`` with a
-///    message and a `$` path — never a trap; no Interaction carries a URL destination that
-///    fails the safety rules; each answer is the same twice and round-trips through JSON; and
-///    the input written as JSON text and read back as a record (`normalize(record:)`, what
-///    the CLI does) gives the same answer as the value.
+/// 2. **deterministic**: normalizing the same input twice gives the same JSON.
+/// 3. **recognizes**: for every vector whose expected vendor is the adapter, `recognizes` is
+///    true; whenever `recognizes` is true, normalizing with the adapter does not answer
+///    `unrecognized`.
+/// 4. **not mine**: `recognizes` is false for other vendors' payloads — the vectors in
+///    ``Options/otherVectors`` and the adapter's own vectors that expect another vendor or
+///    `unrecognized`, samples of every built-in vendor's payloads
+///    (``OtherPayloads/builtInVendors``) — and for generic payloads
+///    (``OtherPayloads/generic``). The `link` fallback, consulted only after every vendor
+///    said no, may claim links.
+/// 5. **round trip**: every Interaction's JSON text parses back to an equal Interaction.
+/// 6. **Hostile input**, derived from the adapter's own vectors: every single-point
+///    mutation of every vector's input (``Mutation/all(of:)``: each member removed, each
+///    value emptied, nulled, retyped or replaced by a hostile string, each key respelled),
+///    then ``Options/propertyCheckCount`` inputs generated from the seed (``HostileJSON``,
+///    which writes mostly the vectors' own keys and values). Each gives an Interaction or a
+///    typed ``TapRoute/NormalizationError`` with a message and a `$` path (**error form**);
+///    no Interaction carries a URL destination that fails the safety rules (**safety**);
+///    each answer is the same twice and round-trips through JSON; the input written as JSON
+///    text and read back as a record (`normalize(record:)`, what the CLI does) gives the
+///    same answer as the value (**record path**).
+/// 7. **crash**: the adapter never ends the process. The adapter runs in a child process
+///    (a Swift Testing exit test); when the child dies, the kit names the input it died on,
+///    the seed and the signal, and carries on with the next input in a new child (up to
+///    ``Options/maximumCrashes`` crashes).
 ///
-/// Fixtures an adopter must ship: at least one vector file. A failing property check prints
-/// a seed; pin it with `@Test(.fixedSeed("…"))` to reproduce.
+/// Generated inputs come from a fixed seed, ``defaultSeed``, so every run tries the same
+/// inputs; set the environment variable `TAPROUTE_CONFORMANCE_SEED`
+/// (``seedEnvironmentVariable``) to a number (decimal or `0x…`) or to `random` to try
+/// others. ``run(sourceLocation:)`` prints the seed it used.
+///
+/// Fixtures an adopter must ship: at least one vector file.
 public struct AdapterConformanceTest: Sendable {
     /// Options for a run.
     public struct Options: Sendable {
@@ -46,22 +63,38 @@ public struct AdapterConformanceTest: Sendable {
         /// Every adapter type the registry knows (the adapter under test is added when
         /// missing). Give the full list when vectors rely on detection order.
         public var registryAdapters: [any PayloadAdapter.Type]
-        /// How many arbitrary inputs the hostile-input check tries. Default 1000.
+        /// How many inputs the hostile-input check generates from the seed, after the
+        /// mutations of every vector. Default 1000.
         public var propertyCheckCount: Int
         /// Whether to run the hostile-input check. Default true.
         public var checksHostileInput: Bool
+        /// Other adapters' vectors: the adapter must not recognize the input of any of them
+        /// that expects another vendor or `unrecognized` (those that force a `vendor` are
+        /// skipped). Default: none besides the built-in samples.
+        public var otherVectors: ConformanceVectors
+        /// The seed of the generated inputs; `nil` (the default) takes
+        /// `TAPROUTE_CONFORMANCE_SEED` or else ``AdapterConformanceTest/defaultSeed``.
+        public var seed: UInt64?
+        /// How many crashes to report before giving up on the remaining inputs. Default 3.
+        public var maximumCrashes: Int
 
         /// Creates options.
         public init(
             baseConfiguration: BaseConfiguration = .adapterOnly,
             registryAdapters: [any PayloadAdapter.Type] = [],
             propertyCheckCount: Int = 1000,
-            checksHostileInput: Bool = true
+            checksHostileInput: Bool = true,
+            otherVectors: ConformanceVectors = ConformanceVectors([]),
+            seed: UInt64? = nil,
+            maximumCrashes: Int = 3
         ) {
             self.baseConfiguration = baseConfiguration
             self.registryAdapters = registryAdapters
             self.propertyCheckCount = propertyCheckCount
             self.checksHostileInput = checksHostileInput
+            self.otherVectors = otherVectors
+            self.seed = seed
+            self.maximumCrashes = maximumCrashes
         }
     }
 
@@ -72,248 +105,99 @@ public struct AdapterConformanceTest: Sendable {
     /// The run's options.
     public let options: Options
 
+    /// The environment variable that chooses the seed of the generated inputs:
+    /// `TAPROUTE_CONFORMANCE_SEED`, a decimal or `0x` hexadecimal 64-bit number, or `random`.
+    public static let seedEnvironmentVariable = "TAPROUTE_CONFORMANCE_SEED"
+
+    /// The seed used when neither the options nor the environment choose one.
+    public static let defaultSeed: UInt64 = 0x5441_5052_4F55_5445
+
     /// Creates a conformance test.
     /// - Parameters:
     ///   - adapter: the adapter type under test.
     ///   - vectors: its vectors (``ConformanceVectors/directory(_:)`` and friends).
-    ///   - options: base configuration, registry and property-check settings.
+    ///   - options: base configuration, registry, seed and hostile-input settings.
     public init(adapter: any PayloadAdapter.Type, vectors: ConformanceVectors, options: Options = Options()) {
         self.adapter = adapter
         self.vectors = vectors
         self.options = options
     }
 
-    /// Runs every check, recording a test issue for each failure.
-    /// - Throws: ``ConformanceError`` when the base configuration or a vector's
-    ///   configuration cannot be used (a broken fixture, not a conformance failure).
+    /// Runs every check, prints the seed, and records a test issue for each finding.
+    /// - Throws: ``ConformanceError`` when the base configuration, a vector's configuration
+    ///   or `TAPROUTE_CONFORMANCE_SEED` cannot be used (a broken fixture, not a conformance
+    ///   failure).
     public func run(sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let base = try options.baseConfiguration.document(adapterID: adapter.id)
+        let seed = try resolvedSeed()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let report = try await report(seed: seed, sourceLocation: sourceLocation)
+        let children = report.childProcesses == 1 ? "1 child process" : "\(report.childProcesses) child processes"
+        print(
+            "TapRouteConformance: adapter '\(adapter.id)': \(report.triedInputs) inputs in \(children),"
+                + " \(start.duration(to: clock.now).formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 2))));"
+                + " seed \(Self.hex(seed)) (\(Self.seedEnvironmentVariable)=\(Self.hex(seed)) repeats this run)"
+        )
+        for finding in report.findings {
+            Issue.record(Comment(rawValue: finding.description), sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Runs every check and returns what it found, recording no test issue and printing
+    /// nothing (for tests of adapters that are meant to fail, and of the kit itself).
+    /// - Throws: ``ConformanceError`` as ``run(sourceLocation:)`` does.
+    public func report(sourceLocation: SourceLocation = #_sourceLocation) async throws(ConformanceError) -> ConformanceReport {
+        try await report(seed: resolvedSeed(), sourceLocation: sourceLocation)
+    }
+
+    /// The seed this run uses: the options', else the environment's, else the default.
+    /// - Throws: ``ConformanceError`` for a `TAPROUTE_CONFORMANCE_SEED` that is not a seed.
+    public func resolvedSeed() throws(ConformanceError) -> UInt64 {
+        if let seed = options.seed { return seed }
+        return try Self.seed(environmentValue: ProcessInfo.processInfo.environment[Self.seedEnvironmentVariable]) ?? Self.defaultSeed
+    }
+
+    /// Reads a `TAPROUTE_CONFORMANCE_SEED` value: `nil` or empty for none, a decimal or
+    /// `0x` hexadecimal 64-bit number, or `random` for a new random seed.
+    /// - Throws: ``ConformanceError`` naming the variable for anything else.
+    public static func seed(environmentValue value: String?) throws(ConformanceError) -> UInt64? {
+        guard let text = value?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        if text.lowercased() == "random" { return UInt64.random(in: 0...UInt64.max) }
+        let digits = text.replacingOccurrences(of: "_", with: "")
+        let parsed =
+            digits.lowercased().hasPrefix("0x") ? UInt64(digits.dropFirst(2), radix: 16) : UInt64(digits, radix: 10)
+        guard let parsed else {
+            throw ConformanceError(
+                location: seedEnvironmentVariable,
+                message: "'\(text)' is not a seed; expected a decimal or 0x-hexadecimal 64-bit number, or 'random'"
+            )
+        }
+        return parsed
+    }
+
+    static func hex(_ seed: UInt64) -> String { "0x" + String(seed, radix: 16, uppercase: true) }
+
+    private func report(seed: UInt64, sourceLocation: SourceLocation) async throws(ConformanceError) -> ConformanceReport {
         var types = options.registryAdapters
         if !types.contains(where: { $0.id == adapter.id }) { types.append(adapter) }
-        let baseRegistry = try makeRegistry(document: base, overrides: nil, types: types, location: "<base configuration>")
-
-        var produced: [(String, InputEvent?, Interaction)] = []
-        for vector in vectors.vectors {
-            let registry =
-                vector.config == nil
-                ? baseRegistry
-                : try makeRegistry(
-                    document: base,
-                    overrides: vector.config,
-                    types: types,
-                    location: vector.location,
-                    directory: vector.directory
-                )
-            if let interaction = checkVector(vector, registry: registry, sourceLocation: sourceLocation) {
-                produced.append((vector.location, try? InputEvent(json: vector.input), interaction))
-            }
-            checkDeterministic(vector.input, registry: registry, context: "vector: \(vector.location)", sourceLocation: sourceLocation)
-            checkRecognizes(vector, registry: registry, sourceLocation: sourceLocation)
-        }
-        for (location, _, interaction) in produced {
-            checkRoundTrip(interaction, context: "vector: \(location)", sourceLocation: sourceLocation)
-        }
-        if options.checksHostileInput {
-            await checkHostileInput(registry: baseRegistry, sourceLocation: sourceLocation)
-        }
-    }
-
-    private func makeRegistry(
-        document: JSONValue,
-        overrides: JSONValue?,
-        types: [any PayloadAdapter.Type],
-        location: String,
-        directory: String? = nil
-    ) throws(ConformanceError) -> AdapterRegistry {
-        var merged = document.objectValue ?? [:]
-        if let overrides {
-            let overlay: JSONValue
-            switch overrides {
-            case .string(let yaml):
-                do {
-                    overlay = try YAMLConfiguration.document(yaml: yaml, file: location).0
-                } catch {
-                    throw ConformanceError(location: location, message: "config: \(error)")
-                }
-            default:
-                overlay = overrides
-            }
-            for (key, value) in overlay.objectValue ?? [:] { merged[key] = value }
-        }
-        do {
-            var configuration = try Configuration(json: .object(merged))
-            if !configuration.app.aasa.isEmpty {
-                // AASA files named in a vector's configuration are read relative to the vector.
-                configuration = try YAMLConfiguration.loadingAASAFiles(configuration, relativeTo: directory ?? ".")
-            }
-            return try AdapterRegistry(configuration: configuration, adapterTypes: types)
-        } catch {
-            throw ConformanceError(location: location, message: "configuration: \(error)")
-        }
-    }
-
-    // MARK: - Checks
-
-    private func checkVector(
-        _ vector: ConformanceVector,
-        registry: AdapterRegistry,
-        sourceLocation: SourceLocation
-    ) -> Interaction? {
-        let context = "check: vector, vector: \(vector.location) (\(vector.description))"
-        let result = Result { () throws(NormalizationError) -> Interaction in try registry.normalize(json: vector.input) }
-        switch (vector.expected, result) {
-        case (.interaction(let expected), .success(let interaction)):
-            let actual = interaction.jsonValue
-            if actual != expected {
-                Issue.record(
-                    "\(context)\nexpected: \(expected.jsonString())\n  actual: \(actual.jsonString())",
-                    sourceLocation: sourceLocation
-                )
-            }
-            return interaction
-        case (.interaction(let expected), .failure(let error)):
-            Issue.record("\(context)\nexpected: \(expected.jsonString())\n  actual error: \(error)", sourceLocation: sourceLocation)
-        case (.error(let code, let path), .failure(let error)):
-            if error.code.rawValue != code || (path != nil && path != error.path) {
-                Issue.record(
-                    "\(context)\nexpected error \(code)\(path.map { " at \($0)" } ?? "")\n  actual error: \(error)",
-                    sourceLocation: sourceLocation
-                )
-            }
-            if error.message.isEmpty {
-                Issue.record("\(context)\nthe error has no message", sourceLocation: sourceLocation)
-            }
-        case (.error(let code, _), .success(let interaction)):
-            Issue.record("\(context)\nexpected error \(code)\n  actual: \(interaction.jsonString())", sourceLocation: sourceLocation)
-            return interaction
-        }
-        return nil
-    }
-
-    private func checkDeterministic(_ input: JSONValue, registry: AdapterRegistry, context: String, sourceLocation: SourceLocation) {
-        let first = Result { () throws(NormalizationError) -> String in try registry.normalize(json: input).jsonString() }
-        let second = Result { () throws(NormalizationError) -> String in try registry.normalize(json: input).jsonString() }
-        if first != second {
-            Issue.record("check: deterministic, \(context)\nfirst: \(first)\nsecond: \(second)", sourceLocation: sourceLocation)
-        }
-    }
-
-    private func checkRecognizes(_ vector: ConformanceVector, registry: AdapterRegistry, sourceLocation: SourceLocation) {
-        guard let event = try? InputEvent(json: vector.input),
-            let instance = registry.adapter(forVendor: adapter.id)
-        else { return }
-        let context = "check: recognizes, vector: \(vector.location)"
-        if case .interaction(let expected) = vector.expected, expected["vendor"]?.stringValue == adapter.id,
-            !instance.recognizes(event)
-        {
-            Issue.record(
-                "\(context)\nthe vector expects vendor '\(adapter.id)' but recognizes(_:) is false",
-                sourceLocation: sourceLocation
-            )
-        }
-        if instance.recognizes(event) {
-            do throws(NormalizationError) {
-                _ = try instance.normalize(event)
-            } catch  where error.code == .unrecognized {
-                Issue.record("\(context)\nrecognizes(_:) is true but normalize(_:) says: \(error)", sourceLocation: sourceLocation)
-            } catch {}
-        }
-    }
-
-    private func checkRoundTrip(_ interaction: Interaction, context: String, sourceLocation: SourceLocation) {
-        let text = interaction.jsonString()
-        do {
-            let parsed = try JSONValue(parsing: text)
-            let decoded = try Interaction(jsonValue: parsed)
-            if decoded != interaction || parsed != interaction.jsonValue {
-                Issue.record("check: round trip, \(context)\n\(text)\ndecodes to \(decoded.jsonString())", sourceLocation: sourceLocation)
-            }
-        } catch {
-            Issue.record("check: round trip, \(context)\n\(text)\ndoes not decode: \(error)", sourceLocation: sourceLocation)
-        }
-    }
-
-    private func checkSafety(_ interaction: Interaction, registry: AdapterRegistry, context: String, sourceLocation: SourceLocation) {
-        let destinations = [interaction.destination] + interaction.buttons.map(\.destination)
-        for destination in destinations {
-            var url: String?
-            switch destination {
-            case .url(let u, _): url = u
-            case .screen(_, _, let u): url = u
-            default: break
-            }
-            guard let url else { continue }
-            do {
-                _ = try registry.policy.safety.check(url)
-            } catch {
-                Issue.record(
-                    "check: safety, \(context)\nthe destination url '\(url)' \(error.reason) but was not rejected",
-                    sourceLocation: sourceLocation
-                )
-            }
-        }
-    }
-
-    /// The input as JSON text, read back as a record, must give the same answer as the value.
-    private func checkRecordPath(
-        _ input: JSONValue,
-        expected: Result<Interaction, NormalizationError>,
-        registry: AdapterRegistry,
-        context: String,
-        sourceLocation: SourceLocation
-    ) {
-        let bytes = Array(input.jsonString().utf8)
-        let viaRecord = bytes.withUnsafeBufferPointer { buffer in
-            Result { () throws(NormalizationError) -> Interaction in try registry.normalize(record: buffer) }
-        }
-        let same: Bool
-        switch (expected, viaRecord) {
-        case (.success(let a), .success(let b)): same = a.jsonString() == b.jsonString()
-        case (.failure(let a), .failure(let b)): same = a == b
-        case (.success, .failure(let error)):
-            // A generated value may be deeper or larger than the record limits allow.
-            same = error.code == .limitExceeded
-        default: same = false
-        }
-        if !same {
-            Issue.record(
-                "check: record path, \(context)\nnormalize(json:) gives \(expected)\nnormalize(record:) gives \(viaRecord)",
-                sourceLocation: sourceLocation
-            )
-        }
-    }
-
-    private func checkHostileInput(registry: AdapterRegistry, sourceLocation: SourceLocation) async {
-        let seeds = vectors.vectors.map(\.input)
-        let adapterID = adapter.id
-        let instance = registry.adapter(forVendor: adapterID)
-        await propertyCheck(count: options.propertyCheckCount, input: Gen.uint64(in: 0...UInt64.max)) { seed in
-            var generator = HostileJSON(seed: seed, adapterID: adapterID, seeds: seeds)
-            let input = generator.input()
-            let context = "input: \(input.jsonString().prefix(600))"
-            let result = Result { () throws(NormalizationError) -> Interaction in try registry.normalize(json: input) }
-            if case .success(let interaction) = result {
-                checkSafety(interaction, registry: registry, context: context, sourceLocation: sourceLocation)
-                checkRoundTrip(interaction, context: context, sourceLocation: sourceLocation)
-            }
-            if case .failure(let error) = result, error.message.isEmpty || !error.path.hasPrefix("$") {
-                Issue.record(
-                    "check: error form, \(context)\nan error needs a message and a $ path: \(error)",
-                    sourceLocation: sourceLocation
-                )
-            }
-            checkDeterministic(input, registry: registry, context: context, sourceLocation: sourceLocation)
-            checkRecordPath(input, expected: result, registry: registry, context: context, sourceLocation: sourceLocation)
-            if let instance, let event = try? InputEvent(json: input), instance.recognizes(event) {
-                do throws(NormalizationError) {
-                    _ = try instance.normalize(event)
-                } catch  where error.code == .unrecognized {
-                    Issue.record(
-                        "check: recognizes, \(context)\nrecognizes(_:) is true but normalize(_:) says: \(error)",
-                        sourceLocation: sourceLocation
-                    )
-                } catch {}
-            }
-        }
+        let base = try options.baseConfiguration.document(adapterID: adapter.id)
+        let job = ConformanceJob(
+            adapterID: adapter.id,
+            registryTypes: [],
+            baseDocument: base.jsonString(),
+            vectors: vectors.vectors.map { $0.transport.jsonString() },
+            otherVectors: options.otherVectors.vectors.map { $0.transport.jsonString() },
+            seed: seed,
+            randomCount: max(0, options.propertyCheckCount),
+            checksHostileInput: options.checksHostileInput,
+            firstStep: 0
+        )
+        return try await CrashIsolation.run(
+            job: job,
+            adapter: adapter,
+            types: types,
+            maximumCrashes: max(1, options.maximumCrashes),
+            sourceLocation: sourceLocation
+        )
     }
 }

@@ -160,10 +160,10 @@ public struct ConformanceVectors: Sendable {
     }
 }
 
-/// A problem with the conformance kit's inputs (a vector file, a base configuration) — not
-/// a conformance failure, which is reported as a test issue.
+/// A problem with the conformance kit's inputs (a vector file, a base configuration, the
+/// seed variable) — not a conformance failure, which is a ``ConformanceFinding``.
 public struct ConformanceError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The file (and index) at fault.
+    /// The file (and index), or the variable, at fault.
     public var location: String
     /// What is wrong.
     public var message: String
@@ -201,5 +201,40 @@ public enum BaseConfiguration: Sendable {
                 throw ConformanceError(location: "<base configuration>", message: error.description)
             }
         }
+    }
+}
+
+extension ConformanceVector {
+    /// The vector with its location and folder as JSON, to hand it to a child process.
+    var transport: JSONValue {
+        var o: JSONObject = ["description": .string(description), "location": .string(location), "input": input]
+        if let config { o["config"] = config }
+        if let directory { o["directory"] = .string(directory) }
+        switch expected {
+        case .interaction(let interaction):
+            o["expected"] = interaction
+        case .error(let code, let path):
+            var error: JSONObject = ["code": .string(code)]
+            if let path { error["path"] = .string(path) }
+            o["error"] = .object(error)
+        }
+        return .object(o)
+    }
+
+    /// Reads ``transport`` back.
+    init(transport value: JSONValue) throws(ConformanceError) {
+        guard case .string(let description)? = value["description"], case .string(let location)? = value["location"],
+            let input = value["input"]
+        else { throw ConformanceError(location: "<child process>", message: "a vector arrived incomplete") }
+        let expected: Expected
+        if let interaction = value["expected"] {
+            expected = .interaction(interaction)
+        } else if case .string(let code)? = value["error"]?["code"] {
+            expected = .error(code: code, path: value["error"]?["path"]?.stringValue)
+        } else {
+            throw ConformanceError(location: location, message: "a vector arrived without its expectation")
+        }
+        self.init(description: description, location: location, input: input, config: value["config"], expected: expected)
+        directory = value["directory"]?.stringValue
     }
 }

@@ -1,25 +1,44 @@
 public import TapRoute
 
-/// A deterministic generator of hostile inputs for property checks: arbitrary JSON values,
-/// envelopes of every kind filled with arbitrary content, and mutations of known-good inputs.
+/// A deterministic generator of hostile inputs: arbitrary JSON values, envelopes of every
+/// kind filled with arbitrary content, and mutations of known-good inputs.
 ///
-/// The same seed always gives the same input, so a failure found by a property check can be
-/// replayed from the seed it prints.
+/// The generator learns a vocabulary from the known-good inputs it is given (their object
+/// keys and their string values, including those inside strings that hold JSON) and uses it
+/// for most of what it writes, so that its inputs reach the code paths of the adapter those
+/// inputs belong to — not only those of the built-in vendors, whose keys
+/// ``interestingKeys`` lists.
+///
+/// The same seed and known-good inputs always give the same sequence of inputs, so a failure
+/// can be replayed from the seed.
 public struct HostileJSON: Sendable {
     private var state: UInt64
     private let adapterID: String
     private let seeds: [JSONValue]
+    private let ownKeys: [String]
+    private let ownStrings: [String]
 
     /// Creates a generator.
     /// - Parameters:
     ///   - seed: the random seed.
     ///   - adapterID: an adapter id to use in `vendor` fields sometimes.
-    ///   - seeds: known-good inputs (e.g. vector inputs) to mutate.
+    ///   - seeds: known-good inputs (e.g. vector inputs) to mutate and to learn keys and
+    ///     values from.
     public init(seed: UInt64, adapterID: String = "link", seeds: [JSONValue] = []) {
         self.state = seed
         self.adapterID = adapterID
         self.seeds = seeds
+        var vocabulary = Vocabulary()
+        for input in seeds { vocabulary.learn(input, depth: 0) }
+        self.ownKeys = vocabulary.keys
+        self.ownStrings = vocabulary.strings
     }
+
+    /// The object keys learnt from the known-good inputs, in the order first seen.
+    public var learntKeys: [String] { ownKeys }
+
+    /// The string values learnt from the known-good inputs, in the order first seen.
+    public var learntStrings: [String] { ownStrings }
 
     private mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
@@ -54,7 +73,8 @@ public struct HostileJSON: Sendable {
         "taptalkio://room/%2e%2e%2f", "taptalkio://%00", "javascript://%0aalert(1)", "\tjavascript:alert(1)", "jav&#x61;script:alert(1)",
     ]
 
-    /// Keys that vendors use, so that generated objects reach vendor code paths.
+    /// Keys that the built-in vendors use, so that generated objects reach their code paths
+    /// too.
     public static let interestingKeys: [String] = [
         "kind", "userInfo", "action", "origin", "url", "uri", "adb_uri", "adb_deeplink", "adb_a_type", "adb_act", "_xdm",
         "_mId", "_dId", "dashx", "id", "title", "body", "screen_name", "screen_data", "click_action", "rich_landing",
@@ -77,11 +97,13 @@ public struct HostileJSON: Sendable {
         }
     }
 
-    /// An arbitrary string: an interesting one, one embedding JSON, or random scalars.
+    /// An arbitrary string: one of the known-good inputs' own values, an interesting one,
+    /// one embedding JSON, or random scalars.
     public mutating func string() -> String {
-        switch below(4) {
-        case 0, 1: return pick(Self.interestingStrings)
-        case 2:
+        switch below(5) {
+        case 0 where !ownStrings.isEmpty: return pick(ownStrings)
+        case 0, 1, 2: return pick(Self.interestingStrings)
+        case 3:
             var copy = self
             let embedded = copy.value(depth: 2).jsonString()
             self = copy
@@ -91,37 +113,46 @@ public struct HostileJSON: Sendable {
         }
     }
 
-    /// An arbitrary object whose keys are mostly vendor keys.
+    /// A key: mostly one of the known-good inputs' own keys, else a built-in vendor's key or
+    /// an arbitrary string.
+    public mutating func key() -> String {
+        if !ownKeys.isEmpty, chance(60) { return pick(ownKeys) }
+        return chance(80) ? pick(Self.interestingKeys) : string()
+    }
+
+    /// An arbitrary object whose keys are mostly known keys.
     public mutating func object(depth: Int) -> JSONObject {
         var o = JSONObject()
         for _ in 0..<below(6) {
-            o[chance(80) ? pick(Self.interestingKeys) : string()] = value(depth: depth)
+            o[key()] = value(depth: depth)
         }
         return o
     }
 
-    /// An arbitrary input record: an envelope of any kind, a bare userInfo, a mutated seed,
-    /// or any JSON value.
+    /// An arbitrary input record: a mutated known-good input (often), an envelope of any
+    /// kind, a bare userInfo, or any JSON value.
     public mutating func input() -> JSONValue {
-        switch below(10) {
+        switch below(12) {
         case 0: return value(depth: 3)
-        case 1, 2, 3:
-            if !seeds.isEmpty { return mutate(pick(seeds), depth: 0) }
-            return .object(object(depth: 3))
-        case 4:
+        case 1, 2, 3, 4, 5:
+            guard !seeds.isEmpty else { return .object(object(depth: 3)) }
+            var mutated = pick(seeds)
+            for _ in 0...below(3) { mutated = mutate(mutated, depth: 0) }
+            return mutated
+        case 6:
             var o = JSONObject()
             o["kind"] = "notification"
             o["userInfo"] = .object(object(depth: 3))
             if chance(50) { o["action"] = .string(string()) }
             if chance(30) { o["origin"] = .string(pick(["remote", "local", "other"])) }
             return decorate(o)
-        case 5:
-            return decorate(["kind": "url", "url": .string(string())])
-        case 6:
-            return decorate(["kind": "userActivity", "activityType": "NSUserActivityTypeBrowsingWeb", "webpageURL": .string(string())])
         case 7:
-            return decorate(["kind": "inAppMessage", "message": .object(object(depth: 3)), "action": .string(string())])
+            return decorate(["kind": "url", "url": .string(string())])
         case 8:
+            return decorate(["kind": "userActivity", "activityType": "NSUserActivityTypeBrowsingWeb", "webpageURL": .string(string())])
+        case 9:
+            return decorate(["kind": "inAppMessage", "message": .object(object(depth: 3)), "action": .string(string())])
+        case 10:
             return decorate(["kind": "vendorEvent", "event": .object(object(depth: 3))])
         default:
             return .object(object(depth: 3))
@@ -136,17 +167,18 @@ public struct HostileJSON: Sendable {
         return .object(o)
     }
 
-    /// `value` with one random part replaced, removed or retyped; strings that hold JSON are
-    /// mutated inside.
+    /// `value` with one random part replaced, removed, retyped or emptied, or a member
+    /// added; strings that hold JSON are mutated inside.
     public mutating func mutate(_ value: JSONValue, depth: Int) -> JSONValue {
-        if depth > 6 || chance(15) { return self.value(depth: 2) }
+        if depth > 6 || chance(10) { return self.value(depth: 2) }
         switch value {
         case .object(var o):
             guard !o.isEmpty else { return .object(object(depth: 2)) }
             let key = o.keys[below(o.count)]
-            switch below(4) {
+            switch below(6) {
             case 0: o.removeValue(forKey: key)
             case 1: o[key] = self.value(depth: 2)
+            case 2: o[self.key()] = self.value(depth: 2)
             default: o[key] = mutate(o[key] ?? .null, depth: depth + 1)
             }
             return .object(o)
@@ -156,12 +188,61 @@ public struct HostileJSON: Sendable {
             if chance(30) { a.remove(at: i) } else { a[i] = mutate(a[i], depth: depth + 1) }
             return .array(a)
         case .string(let s):
-            if let inner = try? JSONValue(parsing: s), inner.objectValue != nil || inner.arrayValue != nil {
+            if let inner = embeddedJSON(s) {
                 return .string(mutate(inner, depth: depth + 1).jsonString())
             }
-            return chance(50) ? .string(string()) : .string(s + string())
+            switch below(6) {
+            case 0: return ""
+            case 1: return .string(string())
+            case 2: return .string(s + string())
+            case 3: return .string(String(String.UnicodeScalarView(s.unicodeScalars.prefix(below(s.unicodeScalars.count + 1)))))
+            case 4: return .string(string() + s)
+            default: return ownStrings.isEmpty ? .string(string()) : .string(pick(ownStrings))
+            }
         default:
             return self.value(depth: 1)
         }
     }
+}
+
+/// The keys and string values of known-good inputs, each once, in the order first seen.
+struct Vocabulary {
+    private(set) var keys: [String] = []
+    private(set) var strings: [String] = []
+    private var seenKeys: Set<String> = []
+    private var seenStrings: Set<String> = []
+
+    /// Strings longer than this are not worth repeating elsewhere.
+    private static let longestString = 512
+
+    mutating func learn(_ value: JSONValue, depth: Int) {
+        guard depth < 32 else { return }
+        switch value {
+        case .object(let o):
+            for (key, member) in o {
+                if seenKeys.insert(key).inserted { keys.append(key) }
+                learn(member, depth: depth + 1)
+            }
+        case .array(let a):
+            for element in a { learn(element, depth: depth + 1) }
+        case .string(let s):
+            if let inner = embeddedJSON(s) {
+                learn(inner, depth: depth + 1)
+            } else if s.utf8.count <= Self.longestString, seenStrings.insert(s).inserted {
+                strings.append(s)
+            }
+        default:
+            break
+        }
+    }
+}
+
+/// The object or array a string holds as JSON text (`"{\"id\":1}"`), if it holds one.
+func embeddedJSON(_ s: String) -> JSONValue? {
+    // Most strings are not JSON; look at the first character before trying to parse.
+    guard let first = s.utf8.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }),
+        first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+    else { return nil }
+    guard let inner = try? JSONValue(parsing: s), inner.objectValue != nil || inner.arrayValue != nil else { return nil }
+    return inner
 }

@@ -14,7 +14,8 @@ import Testing
             vectors: .directory(Self.vectorDirectory),
             options: .init(
                 baseConfiguration: .yaml(DefaultConfiguration.yaml),
-                registryAdapters: AdapterRegistry.builtInAdapterTypes
+                registryAdapters: AdapterRegistry.builtInAdapterTypes,
+                otherVectors: ShippedVectors.all()
             )
         ).run()
     }

@@ -18,7 +18,8 @@ import Testing
             vectors: .directory(Self.vectorsDirectory),
             options: .init(
                 baseConfiguration: .yaml(DefaultConfiguration.yaml),
-                registryAdapters: AdapterRegistry.builtInAdapterTypes
+                registryAdapters: AdapterRegistry.builtInAdapterTypes,
+                otherVectors: ShippedVectors.all()
             )
         ).run()
     }

@@ -15,7 +15,8 @@ import Testing
             vectors: .directory(TestPaths.path(Self.vectorDirectory)),
             options: .init(
                 baseConfiguration: .yaml(DefaultConfiguration.yaml),
-                registryAdapters: AdapterRegistry.builtInAdapterTypes
+                registryAdapters: AdapterRegistry.builtInAdapterTypes,
+                otherVectors: ShippedVectors.all()
             )
         ).run()
     }

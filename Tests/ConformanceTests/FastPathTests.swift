@@ -45,8 +45,8 @@ import Testing
     @Test func fastAndPlainPathsAgreeOnHostileInputs() throws {
         let registry = try #require(Self.registry)
         let seeds = try vectorInputs()
-        for seed in 0..<5_000 as Range<UInt64> {
-            var generator = HostileJSON(seed: seed &* 0x9E37_79B9, adapterID: "dashx", seeds: seeds)
+        var generator = HostileJSON(seed: 0x9E37_79B9, adapterID: "dashx", seeds: seeds)
+        for _ in 0..<5_000 {
             expectSameBytes(generator.input(), registry: registry)
         }
     }

@@ -11,7 +11,8 @@ import Testing
             vectors: .directory(TestPaths.path("Tests/ConformanceTests/Vectors/link")),
             options: .init(
                 baseConfiguration: .yaml(DefaultConfiguration.yaml),
-                registryAdapters: AdapterRegistry.builtInAdapterTypes
+                registryAdapters: AdapterRegistry.builtInAdapterTypes,
+                otherVectors: ShippedVectors.all()
             )
         ).run()
     }

@@ -1,0 +1,19 @@
+import Foundation
+import TapRouteConformance
+import TapRouteTestSupport
+
+/// Every vector the repository ships (`adapters/*/Vectors`, `Tests/ConformanceTests/Vectors/*`):
+/// each adapter's conformance run checks that it claims none of the others' payloads.
+enum ShippedVectors {
+    static func all() throws -> ConformanceVectors {
+        var directories = try FileManager.default.contentsOfDirectory(atPath: TestPaths.path("adapters")).sorted()
+            .map { "adapters/\($0)/Vectors" }
+        directories += try FileManager.default.contentsOfDirectory(atPath: TestPaths.path("Tests/ConformanceTests/Vectors")).sorted()
+            .map { "Tests/ConformanceTests/Vectors/\($0)" }
+        var vectors: [ConformanceVector] = []
+        for directory in directories where FileManager.default.fileExists(atPath: TestPaths.path(directory)) {
+            vectors += try ConformanceVectors.directory(TestPaths.path(directory)).vectors
+        }
+        return ConformanceVectors(vectors)
+    }
+}
