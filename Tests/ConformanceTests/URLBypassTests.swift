@@ -1,3 +1,4 @@
+import Foundation
 import TapRoute
 import TapRouteAdapters
 import TapRouteYAML
@@ -27,12 +28,19 @@ import Testing
     ]
 
     static let configurations = [
-        "security:\n  allowedSchemes: [https]\n  allowedHosts: [allowed.com]\n",
-        "security:\n  allowedSchemes: [https]\n  allowedHosts: ['*.allowed.com']\n",
+        security(schemes: "[https]", hosts: "[allowed.com, www.allowed.com]"),
+        security(schemes: "[https]", hosts: "['*.allowed.com']"),
     ]
 
+    /// The default configuration (every built-in adapter) with these security settings.
+    static func security(schemes: String, hosts: String) -> String {
+        DefaultConfiguration.yaml
+            .replacingOccurrences(of: "allowedSchemes: [https, http, campaigndemoapp, taptalkio, tel, mailto]", with: "allowedSchemes: \(schemes)")
+            .replacingOccurrences(of: "allowedHosts: []", with: "allowedHosts: \(hosts)")
+    }
+
     /// One envelope per vendor position, with `URL` where the link goes.
-    static let positions: [(name: String, envelope: (String) -> JSONValue)] = [
+    static let positions: [(name: String, envelope: @Sendable (String) -> JSONValue)] = [
         ("link url", { .object(["kind": "url", "url": .string($0), "automaticallyOpenDeeplinks": true]) }),
         (
             "userActivity",
@@ -128,6 +136,7 @@ import Testing
     func noHostileURLBecomesADestination(position: Int) throws {
         let (name, envelope) = Self.positions[position]
         for yaml in Self.configurations {
+            #expect(yaml.contains("allowedHosts: [") && !yaml.contains("allowedHosts: []"))
             let registry = try AdapterRegistry(
                 configuration: YAMLConfiguration.parse(yaml: yaml),
                 adapterTypes: AdapterRegistry.builtInAdapterTypes
@@ -159,7 +168,7 @@ import Testing
     ])
     func tapTalkDoesNotClaimLinksABrowserReadsElsewhere(url: String) throws {
         let registry = try AdapterRegistry(
-            configuration: YAMLConfiguration.parse(yaml: "security:\n  allowedSchemes: [https, taptalkio]\n  allowedHosts: [web.taptalk.io]\n"),
+            configuration: YAMLConfiguration.parse(yaml: Self.security(schemes: "[https, taptalkio]", hosts: "[web.taptalk.io]")),
             adapterTypes: AdapterRegistry.builtInAdapterTypes
         )
         let plain = try registry.normalize(
