@@ -120,6 +120,19 @@ import Testing
         _ = try idnAllowed.check("https://b\u{FC}cher.de/")
     }
 
+    @Test func configuredHostsAreComparedInTheirASCIIFormToo() throws {
+        let configuration = try Configuration(
+            json: ["security": ["allowedSchemes": ["https"], "allowedHosts": ["B\u{FC}cher.de", "*.\u{4F8B}\u{3048}.jp"]]]
+        )
+        #expect(configuration.security.allowedHosts == ["xn--bcher-kva.de", "*.xn--r8jz45g.jp"])
+        let safety = URLSafety(settings: configuration.security)
+        _ = try safety.check("https://b\u{FC}cher.de/")
+        _ = try safety.check("https://www.xn--r8jz45g.jp/")
+        #expect(throws: ConfigurationError.self) {
+            try Configuration(json: ["security": ["allowedHosts": ["a\u{200B}b.com"]]])
+        }
+    }
+
     @Test(arguments: [
         "https://xn--zz.com/",  // not Punycode
         "https://xn--abc-.com/",  // decodes to ASCII only
