@@ -35,7 +35,10 @@ import Testing
     /// The default configuration (every built-in adapter) with these security settings.
     static func security(schemes: String, hosts: String) -> String {
         DefaultConfiguration.yaml
-            .replacingOccurrences(of: "allowedSchemes: [https, http, campaigndemoapp, taptalkio, tel, mailto]", with: "allowedSchemes: \(schemes)")
+            .replacingOccurrences(
+                of: "allowedSchemes: [https, http, campaigndemoapp, taptalkio, tel, mailto]",
+                with: "allowedSchemes: \(schemes)"
+            )
             .replacingOccurrences(of: "allowedHosts: []", with: "allowedHosts: \(hosts)")
     }
 

@@ -52,7 +52,10 @@ import Testing
         print(
             "URLDifferentialTests: seed \(seed), \(count) URLs generated, \(accepted.count) accepted, \(disagreements.count) disagreements, \(String(format: "%.1f", seconds)) s"
         )
-        #expect(disagreements.isEmpty, "\(disagreements.count) disagreements (seed \(seed)), first: \(disagreements.prefix(20).joined(separator: "\n"))")
+        #expect(
+            disagreements.isEmpty,
+            "\(disagreements.count) disagreements (seed \(seed)), first: \(disagreements.prefix(20).joined(separator: "\n"))"
+        )
     }
 
     /// `scheme|user|password|host|port` as TapRoute reads it, in WHATWG's terms: the host
@@ -152,12 +155,14 @@ struct HostileURLGenerator {
         "u\u{FF20}", "u%zz",
     ]
     static let asciiLabels = [
-        "allowed", "evil", "com", "www", "ALLOWED", "a", "0", "1", "09", "0x", "0x7f", "255", "256", "127", "xn--bcher-kva", "XN--BCHER-KVA",
+        "allowed", "evil", "com", "www", "ALLOWED", "a", "0", "1", "09", "0x", "0x7f", "255", "256", "127", "xn--bcher-kva",
+        "XN--BCHER-KVA",
         "xn--zz", "xn--abc-", "xn--", "a_b", "a~b", "a!b", "a*b", "", "a%2Eb", "a%41", "%zz", "web", "taptalk", "io",
     ]
     static let unicodeLabels = [
         "b\u{FC}cher", "B\u{FC}cher", "\u{4F8B}\u{3048}", "\u{C4}", "\u{43E}\u{43E}", "\u{3B1}\u{3B2}", "\u{5D0}", "a\u{301}", "\u{E0}",
-        "\u{301}a", "\u{FB01}", "\u{2603}", "caf\u{E9}", "\u{1F4A9}", "\u{3002}", "\u{FF0E}", "\u{FF41}", "\u{DF}", "\u{3C2}", "\u{915}\u{94D}",
+        "\u{301}a", "\u{FB01}", "\u{2603}", "caf\u{E9}", "\u{1F4A9}", "\u{3002}", "\u{FF0E}", "\u{FF41}", "\u{DF}", "\u{3C2}",
+        "\u{915}\u{94D}",
     ]
     static let ipv6 = [
         "[::1]", "[0:0::1]", "[::FFFF:1.2.3.4]", "[1:2:3:4:5:6:7:8]", "[1::]", "[::]", "[1:0:0:2::3]", "[fe80::1%25eth0]", "[::1",
@@ -199,7 +204,8 @@ struct HostileURLGenerator {
     private mutating func host() -> String {
         switch below(10) {
         case 0: return pick(Self.ipv6)
-        case 1: return (0..<4).map { _ in String(pick([0, 1, 10, 127, 255, 256, 1000, 8])) }.joined(separator: ".") + (chance(20) ? "." : "")
+        case 1:
+            return (0..<4).map { _ in String(pick([0, 1, 10, 127, 255, 256, 1000, 8])) }.joined(separator: ".") + (chance(20) ? "." : "")
         default:
             var labels: [String] = []
             for _ in 0..<(1 + below(3)) {

@@ -60,7 +60,9 @@ public struct Route: Sendable, Hashable {
         // Any brace in the host, not just `{`: `}` alone was accepted and never matched (the
         // pattern is parsed with braces replaced).
         // The braces were replaced byte for byte, so the pattern's host is at the same place.
-        if parts.hasAuthority, Route.authority(of: pattern).contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") || $0 == UInt8(ascii: "*") }) {
+        if parts.hasAuthority,
+            Route.authority(of: pattern).contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") || $0 == UInt8(ascii: "*") })
+        {
             throw PatternError(reason: "the host cannot be a capture or wildcard, nor contain a brace")
         }
         let rawSegments = Route.splitPath(of: pattern, hasAuthority: parts.hasAuthority)
