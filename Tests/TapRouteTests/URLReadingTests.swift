@@ -213,6 +213,39 @@ import Testing
         #expect(rejected(open, "https://a.com/?body=x%0A") != nil)
     }
 
+    // MARK: - Linear time
+
+    /// Time grows with the URL, not its square: for hostile shapes, checking an 8× longer URL
+    /// (from 20,000 units, past the sizes that fit in a cache and distort the ratio)
+    /// takes well under 64× as long (a ratio, never a wall-clock bound; the fastest of three).
+    @Test(arguments: ["idn host", "punycode-like host", "nested escapes", "encoded text", "many labels", "custom user info"])
+    func checkingIsLinear(shape: String) {
+        func make(_ n: Int) -> String {
+            switch shape {
+            case "idn host": "https://" + String(repeating: "\u{4F8B}", count: n) + ".com/"
+            case "punycode-like host": "https://xn--" + String(repeating: "a", count: n) + ".com/"
+            case "nested escapes": "https://a.com/%" + String(repeating: "25", count: n) + "41"
+            case "encoded text": "https://a.com/?q=" + String(repeating: "%E2%9D%A4", count: n)
+            case "many labels": "https://" + String(repeating: "a.", count: n) + "com/"
+            default: "myapp://" + String(repeating: "%41", count: n) + "@h/"
+            }
+        }
+        let safety = URLSafety(settings: SecuritySettings(allowedSchemes: ["https", "myapp"], maxURLLength: 1_000_000))
+        func fastest(_ url: String) -> Duration {
+            var best = Duration.seconds(1000)
+            for _ in 0..<3 {
+                let start = ContinuousClock.now
+                _ = try? safety.check(url)
+                best = min(best, ContinuousClock.now - start)
+            }
+            return best
+        }
+        let small = fastest(make(20_000))
+        let large = fastest(make(160_000))
+        let ratio = large / max(small, .microseconds(50))
+        #expect(ratio < 32, "\(shape): 8× the size took \(ratio)× the time")
+    }
+
     // MARK: - Punycode
 
     /// RFC 3492 §7.1 samples (A), (B), (L: upper case kept), (S: ASCII only).

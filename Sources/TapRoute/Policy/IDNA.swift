@@ -16,7 +16,8 @@ import Foundation
 public enum IDNA {
     /// Why a label is refused.
     public enum LabelProblem: Error, Sendable, Hashable, CustomStringConvertible {
-        /// An `xn--` label that is not valid Punycode, or longer than 63 bytes.
+        /// An `xn--` label that is not valid Punycode, or a label longer than 63 bytes as an
+        /// A-label.
         case badPunycode(String)
         /// An `xn--` label whose Punycode holds only ASCII (it was never needed).
         case asciiPunycode(String)
@@ -32,7 +33,7 @@ public enum IDNA {
         /// The problem, phrased to follow "the URL has a host label ".
         public var description: String {
             switch self {
-            case .badPunycode(let label): "'\(label)' that is not valid Punycode"
+            case .badPunycode(let label): "'\(label)' that is not valid Punycode or is over 63 bytes"
             case .asciiPunycode(let label): "'\(label)' whose Punycode decodes to ASCII only"
             case .forbidden(let label, let value, let forbidden):
                 "'\(label)' with \(URLCharacters.describe(value, forbidden))"
@@ -72,8 +73,11 @@ public enum IDNA {
             try check(decoded, shown: lower)
             return lower
         }
+        // Each non-ASCII code point costs at least one byte of the A-label, which has at most
+        // 63: a longer label is refused before Punycode's quadratic encoding sees it.
         var scalars: [Unicode.Scalar] = []
         for scalar in label.unicodeScalars {
+            guard scalars.count < 60 else { throw .badPunycode(String(label.prefix(20)) + "…") }
             let v = scalar.value
             scalars.append(v >= 0x41 && v <= 0x5A ? Unicode.Scalar(UInt8(v + 0x20)) : scalar)
         }
