@@ -261,8 +261,9 @@ public struct ConfigReader: Sendable {
         return out
     }
 
-    /// The value as a list of host names, lower-cased; with `allowWildcards`, an entry may
-    /// start with `*.`.
+    /// The value as a list of host names in the form URLs are compared in (lower-cased,
+    /// internationalized labels as `xn--` A-labels, ``IDNA``); with `allowWildcards`, an
+    /// entry may start with `*.`.
     public func hostList(allowWildcards: Bool) throws(ConfigurationError) -> [String] {
         var out: [String] = []
         for element in try array() {
@@ -281,7 +282,15 @@ public struct ConfigReader: Sendable {
                     at: element.path
                 )
             }
-            out.append(host.lowercased())
+            // Hosts compare in the form browsers read them: lower-cased, with
+            // internationalized labels as A-labels (`bücher.de` → `xn--bcher-kva.de`).
+            let ascii: String
+            do {
+                ascii = try IDNA.asciiHost(bare)
+            } catch {
+                throw ConfigurationError("'\(host)' has a host label \(error)", at: element.path)
+            }
+            out.append(bare.startIndex == host.startIndex ? ascii : "*." + ascii)
         }
         return out
     }

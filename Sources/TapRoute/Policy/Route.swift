@@ -59,8 +59,9 @@ public struct Route: Sendable, Hashable {
         host = parts.hasAuthority ? parts.normalizedHost : nil
         // Any brace in the host, not just `{`: `}` alone was accepted and never matched (the
         // pattern is parsed with braces replaced).
-        if let original = try? URLParts.parse(pattern),
-            original.host.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") || $0 == UInt8(ascii: "*") })
+        // The braces were replaced byte for byte, so the pattern's host is at the same place.
+        if parts.hasAuthority,
+            Route.authority(of: pattern).contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") || $0 == UInt8(ascii: "*") })
         {
             throw PatternError(reason: "the host cannot be a capture or wildcard, nor contain a brace")
         }
@@ -93,6 +94,14 @@ public struct Route: Sendable, Hashable {
         }
         self.segments = segments
         self.matchesRest = matchesRest
+    }
+
+    /// The bytes between `scheme://` and the next `/` of a pattern that has an authority.
+    private static func authority(of pattern: String) -> Substring.UTF8View {
+        var rest = Substring(pattern).utf8
+        if let colon = rest.firstIndex(of: UInt8(ascii: ":")) { rest = rest[rest.index(after: colon)...] }
+        rest = rest.dropFirst(2)
+        return rest[..<(rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex)]
     }
 
     /// The pattern's path segments, split byte by byte exactly as ``URLParts`` splits a

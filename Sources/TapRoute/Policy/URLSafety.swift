@@ -1,12 +1,16 @@
 /// The URL safety rules: which URLs from payloads may be used at all.
 ///
 /// URLs in payloads are untrusted (Apple: "validate all URL parameters and discard any
-/// malformed URLs"). A URL is rejected when it does not parse (no scheme, whitespace or
-/// control characters, a bad port), is longer than ``SecuritySettings/maxURLLength``, has a
-/// scheme outside ``SecuritySettings/allowedSchemes`` or one that is never allowed
-/// (`javascript`, `data`, `file`, `vbscript`, `blob`, `filesystem`), is an http(s) URL without
-/// a host, contains an encoded NUL (`%00`), or has a host outside
-/// ``SecuritySettings/allowedHosts`` when that list is set.
+/// malformed URLs"). A URL is rejected when it does not parse or browsers and iOS could read
+/// it differently (``URLParts/parse(_:)``: whitespace, control and invisible characters, a
+/// backslash, user info or a missing host in http(s), odd hosts, a bad port), is longer than
+/// ``SecuritySettings/maxURLLength``, has a scheme outside
+/// ``SecuritySettings/allowedSchemes`` or one that is never allowed (`javascript`, `data`,
+/// `file`, `vbscript`, `blob`, `filesystem`), contains an encoded NUL (`%00`), hides a
+/// forbidden code point (``URLCharacters``) or an overlong UTF-8 form behind percent-encoding
+/// at any depth (`%E2%80%AE`, `%252500`), or has a host outside
+/// ``SecuritySettings/allowedHosts`` when that list is set (compared in the host's ASCII
+/// form, as browsers read it).
 public struct URLSafety: Sendable {
     /// The rules.
     public let settings: SecuritySettings
@@ -54,6 +58,14 @@ public struct URLSafety: Sendable {
         if url.utf8.count >= 3, Self.containsEncodedNUL(url) {
             throw Rejection(reason: "contains an encoded NUL byte (%00)")
         }
+        if let problem = Self.encodedProblem(url, parts: parts) {
+            switch problem {
+            case .forbidden(let value, let forbidden):
+                throw Rejection(reason: "contains an encoded \(URLCharacters.describe(value, forbidden))")
+            case .overlong:
+                throw Rejection(reason: "contains an encoded overlong or surrogate UTF-8 sequence")
+            }
+        }
         if !settings.allowedHosts.isEmpty, !parts.host.isEmpty, !hostIsAllowed(parts.normalizedHost) {
             throw Rejection(reason: "host '\(parts.normalizedHost)' is not in security.allowedHosts")
         }
@@ -70,6 +82,20 @@ public struct URLSafety: Sendable {
             }
         }
         return false
+    }
+
+    /// What the URL's fully percent-decoded form hides. In the query of a `mailto:` URL,
+    /// `%0D` and `%0A` are line breaks of the message (RFC 6068 §5) and pass.
+    private static func encodedProblem(_ url: String, parts: URLParts) -> URLCharacters.EncodedProblem? {
+        var copy = url
+        return copy.withUTF8 { bytes -> URLCharacters.EncodedProblem? in
+            var exempt: Range<Int>?
+            if parts.scheme == "mailto", let question = URLParts.memoryIndex(of: UInt8(ascii: "?"), in: bytes) {
+                let end = URLParts.memoryIndex(of: UInt8(ascii: "#"), in: bytes) ?? bytes.count
+                if question < end { exempt = question..<end }
+            }
+            return URLCharacters.firstEncodedProblem(in: bytes, exempt: exempt)
+        }
     }
 
     private static func containsEncodedNUL(_ url: String) -> Bool {

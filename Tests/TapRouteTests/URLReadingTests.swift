@@ -1,0 +1,291 @@
+import TapRoute
+import Testing
+
+/// TapRoute's one reading of a URL (``URLParts/parse(_:)``) and the Unicode-aware safety
+/// rules (``URLSafety``, ``URLCharacters``, ``IDNA``).
+@Suite struct URLReadingTests {
+    let open = URLSafety(
+        settings: SecuritySettings(allowedSchemes: ["https", "http", "ws", "wss", "ftp", "myapp", "mailto", "tel"])
+    )
+    let allowed = URLSafety(settings: SecuritySettings(allowedSchemes: ["https"], allowedHosts: ["allowed.com"]))
+    let wildcard = URLSafety(settings: SecuritySettings(allowedSchemes: ["https"], allowedHosts: ["*.allowed.com"]))
+
+    private func rejected(_ safety: URLSafety, _ url: String) -> String? {
+        do {
+            _ = try safety.check(url)
+            return nil
+        } catch {
+            return error.reason
+        }
+    }
+
+    // MARK: - Item 1: the host a browser reads
+
+    /// The issue's reproduction: browsers read `\` as `/`, so the host is `evil.com`.
+    @Test(arguments: [
+        #"https://evil.com\@allowed.com/x"#,
+        #"https://evil.com\\@allowed.com/x"#,
+        #"https://evil.com\@www.allowed.com/x"#,
+        #"https:\\evil.com\@allowed.com/x"#,
+        #"https://evil.com\.allowed.com/"#,
+        #"HTTPS://evil.com\@allowed.com"#,
+        #"https://evil.com%5C@allowed.com/"#,
+        #"https://evil.com%2F@allowed.com/"#,
+        "https://allowed.com@evil.com/",
+        "https://allowed.com:x@evil.com/",
+        "https://@allowed.com/",
+        "https://evil.com\u{FF3C}@allowed.com/",
+        "https:evil.com/",
+        "https:/evil.com/",
+        "https:///evil.com/",
+    ])
+    func backslashAndUserInfoTricksAreRejected(url: String) {
+        #expect(rejected(allowed, url) != nil, "\(url)")
+        #expect(rejected(wildcard, url) != nil, "\(url)")
+        #expect(rejected(open, url) != nil, "\(url)")
+    }
+
+    @Test func theReasonsSayWhatIsAmbiguous() {
+        #expect(
+            rejected(open, #"https://evil.com\@allowed.com/x"#)
+                == "has a backslash before its query, which browsers read as '/' and iOS as '%5C'"
+        )
+        #expect(
+            rejected(open, "https://allowed.com@evil.com/")
+                == "has user info ('allowed.com@'), which browsers hide and which disguises the host"
+        )
+        #expect(rejected(open, "ws:evil.com") == "has no host")
+        #expect(rejected(open, "https://a%2Eb.com/") == "has a percent-encoded host 'a%2Eb.com'")
+    }
+
+    @Test func backslashesInAPathOfASpecialSchemeAreRejectedButNotInItsQuery() throws {
+        #expect(rejected(open, #"https://a.com/x\y"#) != nil)
+        #expect(rejected(open, #"ftp://a.com/\x"#) != nil)
+        _ = try open.check(#"https://a.com/x?q=a\b#f\g"#)
+        _ = try open.check(#"myapp://a/x\y"#)
+    }
+
+    @Test(arguments: [
+        "https://0x7f.1/", "https://1.2.3.4./", "https://01.2.3.4/", "https://256.1.1.1/", "https://1.2.3/", "https://127.1/",
+        "https://2130706433/", "https://a.09/", "https://a.0x/", "https://a.0x1F/", "https://1.2.3.4.5/",
+    ])
+    func hostsEndingInANumberMustBeDottedDecimalIPv4(url: String) {
+        #expect(rejected(open, url) != nil, "\(url)")
+    }
+
+    @Test(arguments: ["https://1.2.3.4/", "https://0.0.0.0/", "https://255.255.255.255:8080/", "https://a.b1/", "https://1a.com/"])
+    func canonicalIPv4AndOrdinaryHostsPass(url: String) throws {
+        _ = try open.check(url)
+    }
+
+    @Test(arguments: [
+        "https://[0:0::1]/", "https://[::FFFF:1.2.3.4]/", "https://[1::2:0:0:0:3]/", "https://[::1%25eth0]/", "myapp://[0::1]/",
+    ])
+    func ipv6HostsMustBeCanonical(url: String) {
+        #expect(rejected(open, url) != nil, "\(url)")
+    }
+
+    @Test(arguments: ["https://[::1]/", "https://[1::2:0:0:3]/", "https://[1:2:3:4:5:6:7:8]:443/", "https://[FE80::1]/", "myapp://[::1]/"])
+    func canonicalIPv6HostsPass(url: String) throws {
+        _ = try open.check(url)
+    }
+
+    @Test(arguments: [
+        "myapp://a@b@c/", #"myapp://a\b@c/"#, "myapp://a;b@c/", "myapp://a:b:c@d/", "myapp://@/x", "myapp://u@/x", "myapp://:80/",
+        "myapp://caf\u{E9}/", "myapp://a<b/", "myapp://a%zz/", "https://a<b.com/", "https://a%41.com/",
+    ])
+    func customSchemeAuthoritiesAreStrictToo(url: String) {
+        #expect(rejected(open, url) != nil, "\(url)")
+    }
+
+    @Test func customSchemeUserInfoAndEscapedHostsPass() throws {
+        let parts = try open.check("myapp://me:pw@room%20one/x")
+        #expect(parts.user == "me:pw")
+        #expect(parts.host == "room%20one")
+    }
+
+    @Test func allowedHostsStillWork() throws {
+        _ = try allowed.check("https://ALLOWED.com/x")
+        _ = try wildcard.check("https://www.allowed.com/x")
+        _ = try wildcard.check("https://allowed.com/")
+        #expect(rejected(wildcard, "https://evilallowed.com/") != nil)
+    }
+
+    // MARK: - Internationalized hosts
+
+    @Test func internationalizedHostsAreComparedInTheirASCIIForm() throws {
+        let parts = try open.check("https://B\u{FC}cher.de/")
+        #expect(parts.normalizedHost == "xn--bcher-kva.de")
+        #expect(try open.check("https://\u{4F8B}\u{3048}.jp/").normalizedHost == "xn--r8jz45g.jp")
+        #expect(try open.check("https://XN--BCHER-KVA.de/").normalizedHost == "xn--bcher-kva.de")
+        let idnAllowed = URLSafety(settings: SecuritySettings(allowedSchemes: ["https"], allowedHosts: ["xn--bcher-kva.de"]))
+        _ = try idnAllowed.check("https://b\u{FC}cher.de/")
+    }
+
+    @Test func configuredHostsAreComparedInTheirASCIIFormToo() throws {
+        let configuration = try Configuration(
+            json: ["security": ["allowedSchemes": ["https"], "allowedHosts": ["B\u{FC}cher.de", "*.\u{4F8B}\u{3048}.jp"]]]
+        )
+        #expect(configuration.security.allowedHosts == ["xn--bcher-kva.de", "*.xn--r8jz45g.jp"])
+        let safety = URLSafety(settings: configuration.security)
+        _ = try safety.check("https://b\u{FC}cher.de/")
+        _ = try safety.check("https://www.xn--r8jz45g.jp/")
+        #expect(throws: ConfigurationError.self) {
+            try Configuration(json: ["security": ["allowedHosts": ["a\u{200B}b.com"]]])
+        }
+    }
+
+    @Test(arguments: [
+        "https://xn--zz.com/",  // not Punycode
+        "https://xn--abc-.com/",  // decodes to ASCII only
+        "https://\u{C4}.com/",  // upper case: readers map it
+        "https://a\u{FF0E}com/",  // fullwidth full stop: readers map it to '.'
+        "https://a\u{3002}com/",  // ideographic full stop
+        "https://\u{2603}.com/",  // a symbol
+        "https://\u{5D0}.com/",  // right-to-left
+        "https://a\u{301}.com/",  // not NFC
+        "https://\u{301}a.com/",  // starts with a mark
+        "https://\u{FB01}.com/",  // a compatibility ligature
+    ])
+    func internationalizedLabelsReadersMapOrRefuseAreRejected(url: String) {
+        #expect(rejected(open, url) != nil, "\(url)")
+    }
+
+    // MARK: - Item 2: Unicode-aware safety
+
+    /// Several members of every class.
+    static let forbidden: [(UInt32, URLCharacters.ForbiddenClass)] = [
+        (0x01, .control), (0x1B, .control), (0x7F, .control), (0x80, .control), (0x85, .control), (0x9F, .control),
+        (0xA0, .space), (0x1680, .space), (0x2000, .space), (0x2007, .space), (0x202F, .space), (0x3000, .space),
+        (0x2028, .lineSeparator), (0x2029, .lineSeparator),
+        (0x061C, .bidiControl), (0x200E, .bidiControl), (0x200F, .bidiControl), (0x202A, .bidiControl),
+        (0x202E, .bidiControl), (0x2066, .bidiControl), (0x2069, .bidiControl),
+        (0xAD, .invisibleFormatting), (0x180E, .invisibleFormatting), (0x200B, .invisibleFormatting),
+        (0x200C, .invisibleFormatting), (0x200D, .invisibleFormatting), (0x2060, .invisibleFormatting),
+        (0x2064, .invisibleFormatting), (0xFEFF, .invisibleFormatting), (0xE0001, .invisibleFormatting),
+        (0xE0041, .invisibleFormatting), (0xE007F, .invisibleFormatting), (0x034F, .invisibleFormatting),
+        (0x3164, .invisibleFormatting), (0xFFA0, .invisibleFormatting), (0x115F, .invisibleFormatting),
+    ]
+
+    @Test(arguments: forbidden)
+    func everyClassIsForbiddenRawEncodedAndInPunycode(value: UInt32, expected: URLCharacters.ForbiddenClass) throws {
+        let scalar = try #require(Unicode.Scalar(value))
+        #expect(URLCharacters.forbiddenClass(of: scalar) == expected)
+        let raw = String(Character(scalar))
+        let encoded = raw.utf8.map { "%" + String($0, radix: 16, uppercase: true).leftPadded }.joined()
+        let doubly = encoded.replacingPercent()
+        for url in [
+            "https://a.com/" + raw, "https://a.com/?q=x" + raw, "https://a.com/#" + raw, "myapp://p/" + raw, "mailto:a@b.c?body=" + raw,
+            "https://a.com/" + encoded, "https://a.com/?q=" + encoded, "https://a.com/#" + encoded, "myapp://p" + encoded + "/",
+            "https://a.com/?q=" + doubly, "https://a" + raw + ".com/", "https://a" + encoded + ".com/",
+        ] {
+            #expect(rejected(open, url) != nil, "\(url.unicodeScalars.map { $0.escaped(asASCII: true) }.joined())")
+        }
+        if value >= 0x80 {
+            let label = "xn--" + (try #require(Punycode.encode(["a", scalar, "b"])))
+            #expect(rejected(open, "https://\(label).com/") != nil, "\(label)")
+            #expect(rejected(open, "myapp://\(label)/") != nil, "\(label)")
+        }
+    }
+
+    @Test func reasonsNameTheCodePointAndItsClass() {
+        #expect(rejected(open, "https://a.com/\u{202E}") == "contains U+202E (a bidi control)")
+        #expect(rejected(open, "https://a.com/%E2%80%AE") == "contains an encoded U+202E (a bidi control)")
+        #expect(rejected(open, "https://a.com/%C2%85") == "contains an encoded U+0085 (a control character)")
+        #expect(rejected(open, "https://a.com/%252500") == "contains an encoded U+0000 (a control character)")
+        #expect(rejected(open, "https://a.com/%C0%AF") == "contains an encoded overlong or surrogate UTF-8 sequence")
+        #expect(rejected(open, "https://a.com/%ED%A0%80") == "contains an encoded overlong or surrogate UTF-8 sequence")
+    }
+
+    @Test func variationSelectorsEncodedSpacesAndLegacyBytesPassOutsideHosts() throws {
+        _ = try open.check("https://a.com/?t=%E2%9D%A4%EF%B8%8F")  // ❤️ with U+FE0F
+        _ = try open.check("https://a.com/?t=\u{2764}\u{FE0F}")
+        _ = try open.check("https://a.com/?q=a%20b&r=caf%E9")  // %20, and Latin-1 é
+        _ = try open.check("https://a.com/%25zz%2")
+    }
+
+    /// RFC 6068 §5: line breaks in a mailto body are `%0D%0A`; nowhere else, and not encoded twice.
+    @Test func mailtoBodiesKeepTheirLineBreaks() throws {
+        _ = try open.check("mailto:a@b.com?subject=Hi&body=line%201%0D%0Aline%202")
+        #expect(rejected(open, "mailto:a@b.com%0A?body=x") != nil)
+        #expect(rejected(open, "mailto:a@b.com?body=x%250A") != nil)
+        #expect(rejected(open, "mailto:a@b.com?body=x%09") != nil)
+        #expect(rejected(open, "https://a.com/?body=x%0A") != nil)
+    }
+
+    // MARK: - Linear time
+
+    /// Time grows with the URL, not its square: for hostile shapes, checking an 8× longer URL
+    /// (from 20,000 units, past the sizes that fit in a cache and distort the ratio)
+    /// takes well under 64× as long (a ratio, never a wall-clock bound; the fastest of three).
+    @Test(arguments: ["idn host", "punycode-like host", "nested escapes", "encoded text", "many labels", "custom user info"])
+    func checkingIsLinear(shape: String) {
+        func make(_ n: Int) -> String {
+            switch shape {
+            case "idn host": "https://" + String(repeating: "\u{4F8B}", count: n) + ".com/"
+            case "punycode-like host": "https://xn--" + String(repeating: "a", count: n) + ".com/"
+            case "nested escapes": "https://a.com/%" + String(repeating: "25", count: n) + "41"
+            case "encoded text": "https://a.com/?q=" + String(repeating: "%E2%9D%A4", count: n)
+            case "many labels": "https://" + String(repeating: "a.", count: n) + "com/"
+            default: "myapp://" + String(repeating: "%41", count: n) + "@h/"
+            }
+        }
+        let safety = URLSafety(settings: SecuritySettings(allowedSchemes: ["https", "myapp"], maxURLLength: 1_000_000))
+        func fastest(_ url: String) -> Duration {
+            var best = Duration.seconds(1000)
+            for _ in 0..<3 {
+                let start = ContinuousClock.now
+                _ = try? safety.check(url)
+                best = min(best, ContinuousClock.now - start)
+            }
+            return best
+        }
+        let small = fastest(make(20_000))
+        let large = fastest(make(160_000))
+        let ratio = large / max(small, .microseconds(50))
+        #expect(ratio < 32, "\(shape): 8× the size took \(ratio)× the time")
+    }
+
+    // MARK: - Punycode
+
+    /// RFC 3492 §7.1 samples (A), (B), (L: upper case kept), (S: ASCII only).
+    static let punycodeSamples: [(String, [UInt32])] = [
+        (
+            "egbpdaj6bu4bxfgehfvwxn",
+            [
+                0x0644, 0x064A, 0x0647, 0x0645, 0x0627, 0x0628, 0x062A, 0x0643, 0x0644, 0x0645, 0x0648, 0x0634, 0x0639, 0x0631, 0x0628,
+                0x064A, 0x061F,
+            ]
+        ),
+        ("ihqwcrb4cv8a8dqg056pqjye", [0x4ED6, 0x4EEC, 0x4E3A, 0x4EC0, 0x4E48, 0x4E0D, 0x8BF4, 0x4E2D, 0x6587]),
+        (
+            "Proprostnemluvesky-uyb24dma41a",
+            [
+                0x0050, 0x0072, 0x006F, 0x010D, 0x0070, 0x0072, 0x006F, 0x0073, 0x0074, 0x011B, 0x006E, 0x0065, 0x006D, 0x006C, 0x0075,
+                0x0076, 0x00ED, 0x010D, 0x0065, 0x0073, 0x006B, 0x0079,
+            ]
+        ),
+        ("-> $1.00 <--", [0x002D, 0x003E, 0x0020, 0x0024, 0x0031, 0x002E, 0x0030, 0x0030, 0x0020, 0x003C, 0x002D]),
+    ]
+
+    @Test(arguments: punycodeSamples)
+    func punycodeMatchesTheRFCSamples(encoded: String, values: [UInt32]) throws {
+        let scalars = values.compactMap(Unicode.Scalar.init)
+        #expect(Punycode.decode(encoded.utf8) == scalars)
+        #expect(Punycode.encode(scalars) == encoded)
+    }
+
+    @Test(arguments: ["99999999999", "a-9", "zzzzzzzzzzzzzzzzzzzz", "\u{E9}-a"])
+    func brokenPunycodeIsRefused(text: String) {
+        #expect(Punycode.decode(text.utf8) == nil)
+    }
+}
+
+extension String {
+    /// Two hexadecimal digits.
+    fileprivate var leftPadded: String { utf8.count < 2 ? "0" + self : self }
+    /// Every `%` written `%25`: the text encoded once more.
+    fileprivate func replacingPercent() -> String {
+        String(unicodeScalars.flatMap { $0 == "%" ? Array("%25".unicodeScalars) : [$0] }.map(Character.init))
+    }
+}
