@@ -213,7 +213,15 @@ struct RecordProcessor: Sendable {
             let last = min(count, from + Self.roundLines)
             var to = from + 1
             while to < last && workspace.lineEnds[to] - byteStart < Self.roundBytes { to += 1 }
-            failed += processRound(block, lines: from..<to, firstLine: firstLine, name: name, into: output, jobs: jobs, workspace: &workspace)
+            failed += processRound(
+                block,
+                lines: from..<to,
+                firstLine: firstLine,
+                name: name,
+                into: output,
+                jobs: jobs,
+                workspace: &workspace
+            )
             from = to
         }
         return failed
@@ -307,7 +315,9 @@ struct RecordProcessor: Sendable {
     }
 
     /// Appends the output for one event of a document to `out`; returns whether it succeeded.
-    private func documentOutput(for event: DocumentFramer.Event, maximumDepth: Int, name: InputName, into out: inout JSONOutputBuffer) -> Bool {
+    private func documentOutput(for event: DocumentFramer.Event, maximumDepth: Int, name: InputName, into out: inout JSONOutputBuffer)
+        -> Bool
+    {
         let limit = registry.configuration.limits.maxRecordBytes
         switch event {
         case .element(let bytes, let index, let line, let column):
@@ -331,7 +341,11 @@ struct RecordProcessor: Sendable {
                 return false
             }
         case .oversizedElement(let size, let index, let line):
-            let error = NormalizationError(.limitExceeded, "record is \(size) bytes; limits.maxRecordBytes is \(limit)", path: "$[\(index)]")
+            let error = NormalizationError(
+                .limitExceeded,
+                "record is \(size) bytes; limits.maxRecordBytes is \(limit)",
+                path: "$[\(index)]"
+            )
             renderError(error, line: line, name: name, into: &out)
             return false
         case .oversizedDocument(let line):

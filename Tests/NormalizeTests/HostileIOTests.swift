@@ -42,7 +42,8 @@ import Testing
         let aasa = TestPaths.path("examples/aasa/apple-example.json")
         let commands: [[String]] = [
             ["check-config"], ["adapters"], ["route", "campaigndemoapp://products/7"],
-            ["aasa", "lint", aasa], ["aasa", "match", "--file", aasa, "--app-id", "ABCDE12345.com.example.app", "https://example.com/buy/1"],
+            ["aasa", "lint", aasa],
+            ["aasa", "match", "--file", aasa, "--app-id", "ABCDE12345.com.example.app", "https://example.com/buy/1"],
         ]
         #expect(FileManager.default.fileExists(atPath: aasa))
         for command in commands {
@@ -186,7 +187,8 @@ import Testing
         func nested(_ depth: Int) -> String {
             // An envelope `depth` levels deep: the envelope, userInfo, then arrays.
             let arrays = depth - 2
-            return #"{"kind":"notification","userInfo":{"x":"# + String(repeating: "[", count: arrays) + String(repeating: "]", count: arrays) + "}}"
+            return #"{"kind":"notification","userInfo":{"x":"# + String(repeating: "[", count: arrays)
+                + String(repeating: "]", count: arrays) + "}}"
         }
         for (depth, tooDeep) in [(5, false), (6, true)] {
             let text = nested(depth)
