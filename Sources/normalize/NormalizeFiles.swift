@@ -11,7 +11,10 @@ struct NormalizeFiles: ParsableCommand {
             Each FILE is a JSON document (one envelope, or an array of envelopes) or, with --lines \
             or a .jsonl/.ndjson name, JSON Lines (one envelope per line; blank lines are skipped). \
             '-' or no FILE reads standard input. Output is one JSON object per input record, in \
-            input order.
+            input order. Every record (a line, an array element, a document that is not an array) \
+            is held to limits.maxRecordBytes and limits.maxDepth. An input that cannot be read is \
+            named on standard error and the others are still processed; the exit status is then 2 \
+            (docs/cli.md).
             """
     )
 

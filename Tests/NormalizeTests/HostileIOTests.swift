@@ -29,7 +29,6 @@ import Testing
         #expect(closed.signal == 0 && closed.status == 2, "\(closed)")
         #expect(closed.stderr.contains("cannot write to standard output"), "\(closed)")
         // EPIPE with SIGPIPE ignored (the test process ignores it and the child inherits that).
-        ignoreBrokenPipes
         let broken = try Child.run(["--lines", input], stdout: .brokenPipe)
         #expect(broken.signal == 0 && broken.status == 2, "\(broken)")
         #expect(broken.stderr.contains("cannot write to standard output: Broken pipe"), "\(broken)")
@@ -255,6 +254,7 @@ enum Scratch {
     static let root: URL = {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("taproute-io-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: Scratch.root) }
         return url
     }()
 
@@ -320,6 +320,8 @@ struct Child: CustomStringConvertible {
         stderr: Output = .capture,
         measure: Bool = false
     ) throws -> Child {
+        // A child that exits early must not kill the test process when a pipe is written.
+        ignoreBrokenPipes
         let scratch = Scratch.root.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -412,6 +414,7 @@ struct Child: CustomStringConvertible {
     /// Writes `record` into a pipe that stays open and returns how long the first output line
     /// took to arrive (`nil` if none came within 10 s); then closes the pipe and reaps the child.
     static func firstLineLatency(_ arguments: [String], record: [UInt8]) throws -> Double? {
+        ignoreBrokenPipes
         var input: [Int32] = [0, 0]
         var output: [Int32] = [0, 0]
         guard pipe(&input) == 0, pipe(&output) == 0 else { throw POSIXError(.EMFILE) }
