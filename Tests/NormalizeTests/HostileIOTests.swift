@@ -109,6 +109,9 @@ import Testing
             let latency = try Child.firstLineLatency(arguments, record: Array((Self.record + "\n").utf8))
             #expect(latency != nil && latency! < 2.0, "\(arguments): \(String(describing: latency)) s")
         }
+        // An element of a document array is written when it is complete, before the array is.
+        let latency = try Child.firstLineLatency([], record: Array(("[" + Self.record + ",").utf8))
+        #expect(latency != nil && latency! < 2.0, "document: \(String(describing: latency)) s")
     }
 
     // MARK: Blank lines
