@@ -35,7 +35,17 @@ struct Normalize: ParsableCommand {
         } catch {
             let code = exitCode(for: error)
             if code == .success {
-                exit(withError: error)
+                // Help and version: written like any output, so a write error is reported.
+                let output = OutputSink()
+                let message = fullMessage(for: error)
+                if !message.isEmpty { output.append(line: message) }
+                do throws(IOFailure) {
+                    try output.flush()
+                } catch {
+                    StandardError.writeLine("normalize: \(error)")
+                    Foundation.exit(2)
+                }
+                Foundation.exit(0)
             }
             let message = fullMessage(for: error)
             if !message.isEmpty {

@@ -40,7 +40,7 @@ import Testing
     @Test func subcommandsReportWriteErrors() throws {
         let aasa = TestPaths.path("examples/aasa/apple-example.json")
         let commands: [[String]] = [
-            ["check-config"], ["adapters"], ["route", "campaigndemoapp://products/7"],
+            ["--help"], ["check-config"], ["adapters"], ["route", "campaigndemoapp://products/7"],
             ["aasa", "lint", aasa],
             ["aasa", "match", "--file", aasa, "--app-id", "ABCDE12345.com.example.app", "https://example.com/buy/1"],
         ]
