@@ -102,6 +102,14 @@ import Testing
         #expect(run.lines.count == chunks.map { $0.count }.reduce(0, +) / (Self.record.utf8.count + 1))
     }
 
+    @Test func aNonBlockingStandardOutputIsWaitedOnNotDropped() throws {
+        let records = 5_000
+        let input = try Scratch.file("many.jsonl", String(repeating: Self.record + "\n", count: records))
+        let output = try Child.outputThroughNonBlockingPipe(["--lines", input], readAfter: 0.3)
+        #expect(output.status == 0)
+        #expect(output.lines == records, "\(output.lines) of \(records) lines")
+    }
+
     // MARK: Streaming latency
 
     @Test func aRecordOnAnOpenPipeIsWrittenWithoutWaitingForMore() throws {
@@ -451,6 +459,38 @@ struct Child: CustomStringConvertible {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         return latency
+    }
+
+    /// Runs the binary with standard output on a non-blocking pipe that is read only after
+    /// `readAfter` seconds (so the child meets a full pipe), then to its end; returns the exit
+    /// status and the number of lines read.
+    static func outputThroughNonBlockingPipe(_ arguments: [String], readAfter: Double) throws -> (status: Int32, lines: Int) {
+        ignoreBrokenPipes
+        var output: [Int32] = [0, 0]
+        guard pipe(&output) == 0 else { throw POSIXError(.EMFILE) }
+        _ = fcntl(output[1], F_SETFL, fcntl(output[1], F_GETFL) | O_NONBLOCK)
+        _ = fcntl(output[0], F_SETFD, FD_CLOEXEC)
+        var actions = SpawnActions()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+        posix_spawn_file_actions_addclose(&actions, output[1])
+        let pid = try spawn(arguments, actions: &actions)
+        _ = close(output[1])
+        usleep(useconds_t(readAfter * 1_000_000))
+        var lines = 0
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = read(output[0], &buffer, buffer.count)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            lines += buffer[0..<n].count(where: { $0 == 0x0A })
+        }
+        _ = close(output[0])
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return ((status & 0x7F) == 0 ? (status >> 8) & 0xFF : -1, lines)
     }
 
     private static func spawn(_ arguments: [String], actions: inout SpawnActions) throws -> pid_t {
