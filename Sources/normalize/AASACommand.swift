@@ -22,7 +22,7 @@ struct AASAMatchCommand: ParsableCommand {
             "rule" is the index of the deciding rule in its details entry's components (or paths) array, \
             absent when no rule matched; "detail" is added when the app is listed in several details \
             entries. Only https URLs are universal links ("reason" says why another URL is not). \
-            Exit status: 0, 1 when a URL does not parse, 2 when the file cannot be read or is not valid.
+            Exit status: 0, 1 when a URL does not parse, 2 when the file cannot be read or is not valid, or standard output cannot be written.
             """
     )
 
@@ -45,7 +45,9 @@ struct AASAMatchCommand: ParsableCommand {
     func run() throws {
         let document = try AASAFiles.load(file)
         let result = Self.evaluate(document: document, appID: appID, domain: domain, urls: urls)
-        for line in result.lines { print(line) }
+        let output = OutputSink()
+        for line in result.lines { output.append(line: line) }
+        try output.flush()
         if result.failed { throw ExitCode(1) }
     }
 
@@ -93,7 +95,7 @@ struct AASALintCommand: ParsableCommand {
         commandName: "lint",
         abstract:
             "Print the problems in AASA files: errors that make iOS reject them, warnings for rules that do not do what they seem to.",
-        discussion: "Exit status 1 when a file has errors (or cannot be read), else 0."
+        discussion: "Exit status 1 when a file has errors (or cannot be read), 2 when standard output cannot be written, else 0."
     )
 
     @Flag(name: .long, help: "Print one JSON object per problem instead of text.")
@@ -108,11 +110,14 @@ struct AASALintCommand: ParsableCommand {
 
     func run() throws {
         var failed = false
+        let output = OutputSink()
         for file in files {
             let result = Self.lint(file: file, json: json)
-            for line in result.lines { print(line) }
+            for line in result.lines { output.append(line: line) }
+            try output.checkpoint()
             if result.hasErrors { failed = true }
         }
+        try output.flush()
         if failed { throw ExitCode(1) }
     }
 

@@ -13,7 +13,8 @@ struct Normalize: ParsableCommand {
         discussion: """
             Reads input envelopes (docs/model.md) and writes one JSON object per input: the \
             Interaction, or {"error":{"code","message","line","path"}}. Exit status: 0 when every \
-            record normalized, 1 when some failed, 2 for usage or configuration errors.
+            record normalized, 1 when some failed, 2 for usage or configuration errors and when an \
+            input cannot be read or standard output cannot be written (docs/cli.md).
             """,
         subcommands: [NormalizeFiles.self, CheckConfig.self, ListAdapters.self, RouteURLs.self, AASACommand.self],
         defaultSubcommand: NormalizeFiles.self
@@ -21,20 +22,34 @@ struct Normalize: ParsableCommand {
 
     /// Runs the command, mapping usage errors to exit status 2 as documented.
     static func main() {
+        StandardDescriptors.reserve()
         do {
             var command = try parseAsRoot()
             try command.run()
         } catch let failure as ConfigurationFailure {
-            FileHandle.standardError.write(Data((failure.description + "\n").utf8))
+            StandardError.writeLine(failure.description)
+            Foundation.exit(2)
+        } catch let failure as IOFailure {
+            StandardError.writeLine("normalize: \(failure)")
             Foundation.exit(2)
         } catch {
             let code = exitCode(for: error)
             if code == .success {
-                exit(withError: error)
+                // Help and version: written like any output, so a write error is reported.
+                let output = OutputSink()
+                let message = fullMessage(for: error)
+                if !message.isEmpty { output.append(line: message) }
+                do throws(IOFailure) {
+                    try output.flush()
+                } catch {
+                    StandardError.writeLine("normalize: \(error)")
+                    Foundation.exit(2)
+                }
+                Foundation.exit(0)
             }
             let message = fullMessage(for: error)
             if !message.isEmpty {
-                FileHandle.standardError.write(Data((message + "\n").utf8))
+                StandardError.writeLine(message)
             }
             if let exitCode = error as? ExitCode {
                 Foundation.exit(exitCode.rawValue)

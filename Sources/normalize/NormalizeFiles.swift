@@ -11,7 +11,10 @@ struct NormalizeFiles: ParsableCommand {
             Each FILE is a JSON document (one envelope, or an array of envelopes) or, with --lines \
             or a .jsonl/.ndjson name, JSON Lines (one envelope per line; blank lines are skipped). \
             '-' or no FILE reads standard input. Output is one JSON object per input record, in \
-            input order.
+            input order. Every record (a line, an array element, a document that is not an array) \
+            is held to limits.maxRecordBytes and limits.maxDepth. An input that cannot be read is \
+            named on standard error and the others are still processed; the exit status is then 2 \
+            (docs/cli.md).
             """
     )
 
@@ -60,131 +63,30 @@ struct NormalizeFiles: ParsableCommand {
         let output = OutputSink()
         let threads = reference ? 1 : jobs ?? ProcessInfo.processInfo.activeProcessorCount
         var failed = 0
+        var unreadable = 0
         let inputs = files.isEmpty ? ["-"] : files
         for file in inputs {
-            let name = file == "-" ? nil : file
-            let input: InputSource
-            do {
-                input = try InputSource(path: file)
-            } catch {
-                throw ValidationError("cannot read '\(file)': \(error.localizedDescription)")
-            }
+            let name = InputName(file == "-" ? nil : file)
             let asLines = lines || file.hasSuffix(".jsonl") || file.hasSuffix(".ndjson")
-            if asLines {
-                failed += processor.processLines(from: input, file: name, into: output, jobs: threads)
-            } else {
-                failed += processor.processDocument(from: input, file: name, into: output)
+            do throws(IOFailure) {
+                let input = try InputSource(path: file)
+                if asLines {
+                    try processor.processLines(from: input, name: name, into: output, jobs: threads, failed: &failed)
+                } else {
+                    try processor.processDocument(from: input, name: name, into: output, failed: &failed)
+                }
+                try output.flush()
+            } catch {
+                if error.isWriteFailure { throw error }
+                // Like `cat a missing b`: what was read is written, the message names the
+                // input, and the other inputs are still processed; the exit status is 2.
+                try output.flush()
+                StandardError.writeLine("normalize: \(error)")
+                unreadable += 1
             }
         }
-        output.flush()
+        try output.flush()
+        if unreadable > 0 { throw ExitCode(2) }
         if failed > 0 { throw ExitCode(1) }
     }
 }
-
-/// Reads bytes from a file or standard input with `read(2)`, into the caller's buffer.
-final class InputSource {
-    private let handle: FileHandle
-    private let ownsHandle: Bool
-
-    init(path: String) throws {
-        if path == "-" {
-            handle = FileHandle.standardInput
-            ownsHandle = false
-        } else {
-            handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-            ownsHandle = true
-        }
-    }
-
-    deinit {
-        if ownsHandle { try? handle.close() }
-    }
-
-    /// Fills `buffer` from its start with up to `buffer.count` bytes; returns how many were
-    /// read (0 at the end of the input, or on a read error).
-    func read(into buffer: inout [UInt8]) -> Int {
-        let descriptor = handle.fileDescriptor
-        var filled = 0
-        buffer.withUnsafeMutableBytes { raw in
-            while filled < raw.count {
-                let n = systemRead(descriptor, raw.baseAddress! + filled, raw.count - filled)
-                if n > 0 {
-                    filled += n
-                } else if n < 0 && errno == EINTR {
-                    continue
-                } else {
-                    break
-                }
-            }
-        }
-        return filled
-    }
-
-    /// Everything that is left.
-    func readAll() -> [UInt8] {
-        var all: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = read(into: &chunk)
-            if n == 0 { break }
-            all.append(contentsOf: chunk[0..<n])
-        }
-        return all
-    }
-}
-
-/// Buffers output and writes it to standard output with `write(2)` in large blocks.
-final class OutputSink {
-    private var buffer: [UInt8] = []
-
-    init() { buffer.reserveCapacity(1 << 17) }
-
-    func append(_ bytes: [UInt8]) {
-        bytes.withUnsafeBufferPointer { append($0) }
-    }
-
-    func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-        if bytes.count >= 1 << 16 {
-            flush()
-            Self.writeAll(UnsafeRawBufferPointer(bytes))
-            return
-        }
-        buffer.append(contentsOf: bytes)
-        if buffer.count >= 1 << 16 { flush() }
-    }
-
-    func flush() {
-        guard !buffer.isEmpty else { return }
-        buffer.withUnsafeBytes { Self.writeAll($0) }
-        buffer.removeAll(keepingCapacity: true)
-    }
-
-    private static func writeAll(_ raw: UnsafeRawBufferPointer) {
-        guard let base = raw.baseAddress else { return }
-        var written = 0
-        while written < raw.count {
-            let n = systemWrite(1, base + written, raw.count - written)
-            if n > 0 {
-                written += n
-            } else if n < 0 && errno == EINTR {
-                continue
-            } else {
-                return  // standard output is closed: nothing more can be written
-            }
-        }
-    }
-}
-
-#if canImport(Glibc)
-    import Glibc
-    private let systemRead = Glibc.read
-    private let systemWrite = Glibc.write
-#elseif canImport(Musl)
-    import Musl
-    private let systemRead = Musl.read
-    private let systemWrite = Musl.write
-#elseif canImport(Darwin)
-    import Darwin
-    private let systemRead = Darwin.read
-    private let systemWrite = Darwin.write
-#endif

@@ -19,13 +19,13 @@ struct RecordProcessor: Sendable {
     var reference = false
 
     /// Appends the output for one record of JSON text to `out`; returns whether it failed.
-    func output(for record: UnsafeBufferPointer<UInt8>, line: Int, file: String?, into out: inout JSONOutputBuffer) -> Bool {
+    func output(for record: UnsafeBufferPointer<UInt8>, line: Int, name: InputName, into out: inout JSONOutputBuffer) -> Bool {
         do throws(NormalizationError) {
             let json = try registry.parse(record: record, readsStringsInOrder: reference)
             render(try normalize(json), into: &out)
             return false
         } catch {
-            renderError(error, line: line, file: file).withUnsafeBufferPointer { out.append($0) }
+            renderError(error, line: line, name: name, into: &out)
             return true
         }
     }
@@ -51,108 +51,150 @@ struct RecordProcessor: Sendable {
         out.append(0x0A)
     }
 
-    func renderError(_ error: NormalizationError, line: Int, file: String?) -> [UInt8] {
-        var fields: [(String, JSONValue)] = [
-            ("code", .string(error.code.rawValue)),
-            ("message", .string(error.message)),
-            ("line", .number(JSONNumber(line))),
-            ("path", .string(error.path)),
-        ]
-        if let file { fields.append(("file", .string(file))) }
-        var out: [UInt8] = []
-        JSONWriter(pretty: pretty).write(["error": .object(JSONObject(fields))], into: &out)
+    /// Appends the error record for `error` to `out`.
+    ///
+    /// The compact form is written field by field, with the input's name as JSON prepared once
+    /// per input (``InputName``): a long file argument costs one copy per error record, not one
+    /// escaping and a tree.
+    func renderError(_ error: NormalizationError, line: Int, name: InputName, into out: inout JSONOutputBuffer) {
+        if pretty {
+            var fields: [(String, JSONValue)] = [
+                ("code", .string(error.code.rawValue)),
+                ("message", .string(error.message)),
+                ("line", .number(JSONNumber(line))),
+                ("path", .string(error.path)),
+            ]
+            if let file = name.file { fields.append(("file", .string(file))) }
+            JSONWriter(pretty: true).write(["error": .object(JSONObject(fields))], into: &out)
+        } else {
+            out.append(literal: #"{"error":{"code":"#)
+            JSONWriter.writeString(error.code.rawValue, into: &out)
+            out.append(literal: #","message":"#)
+            JSONWriter.writeString(error.message, into: &out)
+            out.append(literal: #","line":"#)
+            out.append(utf8: String(line))
+            out.append(literal: #","path":"#)
+            JSONWriter.writeString(error.path, into: &out)
+            name.fileField.withUnsafeBufferPointer { out.append($0) }
+            out.append(literal: "}}")
+        }
         out.append(0x0A)
-        return out
     }
 
-    /// Processes JSON Lines, streaming, on up to `jobs` threads; returns the number of failed
-    /// records.
+    /// The error record for `error`, as bytes.
+    func renderError(_ error: NormalizationError, line: Int, name: InputName) -> [UInt8] {
+        var out = JSONOutputBuffer(capacity: 256)
+        renderError(error, line: line, name: name, into: &out)
+        return out.withBytes { Array($0) }
+    }
+
+    /// The most lines normalized together before their output is written: with ``roundBytes``,
+    /// it bounds the output held in memory, whatever the number and size of a block's records.
+    static let roundLines = 4096
+    /// The most input bytes normalized together before their output is written.
+    static let roundBytes = 1 << 20
+
+    /// Processes JSON Lines, streaming, on up to `jobs` threads; adds the number of failed
+    /// records to `failed`.
     ///
-    /// The input is read in blocks of whole lines; the lines of a block are split into `jobs`
-    /// contiguous runs normalized in parallel, and the runs' output is written in input order
-    /// before the next block is read. Memory stays bounded by the block size: a line longer
-    /// than `limits.maxRecordBytes` is not kept — its bytes are skipped up to the next newline
-    /// and it yields one `limitExceeded` record.
-    func processLines(from input: InputSource, file: String?, into output: OutputSink, jobs: Int) -> Int {
+    /// The input is read in blocks of whole lines (4 MiB from a regular file; from a pipe or
+    /// terminal, whatever has arrived); a block's lines are normalized in rounds of at most
+    /// ``roundLines`` lines and ``roundBytes`` bytes, each round split into contiguous runs
+    /// normalized in parallel, and each round's output is written in input order before the
+    /// next round starts. A line longer than `limits.maxRecordBytes` is not kept: its bytes are
+    /// skipped up to the next newline and it yields one `limitExceeded` record — unless it is
+    /// blank (spaces, tabs, CRs), which is skipped like every blank line, whatever its length
+    /// and wherever the read blocks fall.
+    /// - Throws: ``IOFailure`` when the input cannot be read (the records before are written)
+    ///   or standard output cannot be written.
+    func processLines(from input: InputSource, name: InputName, into output: OutputSink, jobs: Int, failed: inout Int) throws(IOFailure) {
         let limit = registry.configuration.limits.maxRecordBytes
         let blockSize = 1 << 22
-        var failed = 0
+        let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 16)
+        defer { raw.deallocate() }
         var linesBefore = 0  // lines consumed before the current block
         var carry: [UInt8] = []  // the start of a line that continues in the next read
         var skipping = false  // inside a line longer than the limit
+        var skipped = 0  // the bytes of that line so far
+        var skippedBlank = true  // whether they are all blank
 
-        func oversizedRecord() {
+        func endSkippedLine() {
             linesBefore += 1
+            skipping = false
+            guard !skippedBlank else { return }
             failed += 1
-            let error = NormalizationError(.limitExceeded, "record is longer than limits.maxRecordBytes (\(limit) bytes)")
-            output.append(renderError(error, line: linesBefore, file: file))
+            let error = NormalizationError(.limitExceeded, "record is \(skipped) bytes; limits.maxRecordBytes is \(limit)")
+            output.append(renderError(error, line: linesBefore, name: name))
         }
-
-        var buffer = [UInt8](repeating: 0, count: blockSize)
-        var workspace = BlockWorkspace()
-        while true {
-            let length = input.read(into: &buffer)
-            if length == 0 { break }
-            let chunk = buffer[0..<length]
-            guard let lastNewline = chunk.lastIndex(of: 0x0A) else {
-                if !skipping {
-                    carry.append(contentsOf: chunk)
-                    if carry.count > limit {
-                        skipping = true
-                        carry = []
-                    }
-                }
-                continue
-            }
-            var blockStart = 0
+        // Keeps the bytes of a line that does not end in this block, or skips them once the
+        // line is over the limit.
+        func keep(_ bytes: UnsafeBufferPointer<UInt8>) {
             if skipping {
-                // The oversized line ends at the first newline of this chunk.
-                let firstNewline = chunk.firstIndex(of: 0x0A) ?? lastNewline
-                oversizedRecord()
-                skipping = false
-                blockStart = firstNewline + 1
+                skipped += bytes.count
+                if skippedBlank { skippedBlank = Self.isBlank(bytes) }
+                return
+            }
+            carry.append(contentsOf: bytes)
+            if carry.count > limit {
+                skipping = true
+                skipped = carry.count
+                skippedBlank = carry.withUnsafeBufferPointer { Self.isBlank($0) }
                 carry = []
             }
-            if carry.isEmpty {
-                buffer.withUnsafeBufferPointer { whole in
-                    let block = UnsafeBufferPointer(rebasing: whole[blockStart..<(lastNewline + 1)])
-                    failed += processBlock(block, firstLine: linesBefore + 1, file: file, into: output, jobs: jobs, workspace: &workspace)
-                    linesBefore += workspace.lineCount
+        }
+
+        var workspace = BlockWorkspace()
+        while true {
+            let length = try input.read(into: raw)
+            if length == 0 { break }
+            let chunk = UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: length)
+            var start = 0
+            if skipping {
+                guard let newline = Self.index(of: 0x0A, in: chunk, from: 0) else {
+                    keep(chunk)
+                    continue
                 }
-            } else {
-                carry.append(contentsOf: chunk[blockStart...lastNewline])
-                carry.withUnsafeBufferPointer { block in
-                    failed += processBlock(block, firstLine: linesBefore + 1, file: file, into: output, jobs: jobs, workspace: &workspace)
-                    linesBefore += workspace.lineCount
-                }
-                carry.removeAll(keepingCapacity: carry.capacity <= 4 * blockSize)
+                keep(UnsafeBufferPointer(rebasing: chunk[0..<newline]))
+                endSkippedLine()
+                start = newline + 1
             }
-            if lastNewline + 1 < length {
-                carry.append(contentsOf: chunk[(lastNewline + 1)...])
-                if carry.count > limit {
-                    skipping = true
-                    carry = []
+            if let lastNewline = Self.lastIndex(of: 0x0A, in: chunk, from: start) {
+                if carry.isEmpty {
+                    let block = UnsafeBufferPointer(rebasing: chunk[start...lastNewline])
+                    failed += processBlock(block, firstLine: linesBefore + 1, name: name, into: output, jobs: jobs, workspace: &workspace)
+                } else {
+                    carry.append(contentsOf: chunk[start...lastNewline])
+                    failed += carry.withUnsafeBufferPointer { block in
+                        processBlock(block, firstLine: linesBefore + 1, name: name, into: output, jobs: jobs, workspace: &workspace)
+                    }
+                    carry.removeAll(keepingCapacity: carry.capacity <= 4 * blockSize)
                 }
+                linesBefore += workspace.lineCount
+                start = lastNewline + 1
             }
+            if start < length { keep(UnsafeBufferPointer(rebasing: chunk[start...])) }
+            // Written now, so that a record arriving on a slow stream is not held back.
+            try output.flush()
         }
         if skipping {
-            oversizedRecord()
+            endSkippedLine()
         } else if !carry.isEmpty {
             carry.append(0x0A)
             failed += carry.withUnsafeBufferPointer { block in
-                processBlock(block, firstLine: linesBefore + 1, file: file, into: output, jobs: 1, workspace: &workspace)
+                processBlock(block, firstLine: linesBefore + 1, name: name, into: output, jobs: 1, workspace: &workspace)
             }
         }
-        return failed
+        try output.checkpoint()
     }
 
-    /// Normalizes the newline-terminated lines of `block`, in parallel runs, writing the
-    /// output in order; returns the number of failed records. `workspace` keeps the line
-    /// table and the runs' output buffers from block to block, so their memory is reused.
+    /// Normalizes the newline-terminated lines of `block` in rounds (``roundLines``,
+    /// ``roundBytes``), each in parallel runs, writing the output in order; returns the number
+    /// of failed records. Stops early when standard output has failed. `workspace` keeps the
+    /// line table and the runs' output buffers from block to block, so their memory is reused.
     func processBlock(
         _ block: UnsafeBufferPointer<UInt8>,
         firstLine: Int,
-        file: String?,
+        name: InputName,
         into output: OutputSink,
         jobs: Int,
         workspace: inout BlockWorkspace
@@ -163,10 +205,43 @@ struct RecordProcessor: Sendable {
             workspace.lineEnds.append(newline)
             i = newline + 1
         }
+        var failed = 0
+        var from = 0
+        let count = workspace.lineEnds.count
+        while from < count && !output.hasFailed {
+            let byteStart = from == 0 ? 0 : workspace.lineEnds[from - 1] + 1
+            let last = min(count, from + Self.roundLines)
+            var to = from + 1
+            while to < last && workspace.lineEnds[to] - byteStart < Self.roundBytes { to += 1 }
+            failed += processRound(
+                block,
+                lines: from..<to,
+                firstLine: firstLine,
+                name: name,
+                into: output,
+                jobs: jobs,
+                workspace: &workspace
+            )
+            from = to
+        }
+        return failed
+    }
+
+    /// Normalizes the lines `lines` of `block` in parallel runs and writes their output in
+    /// order; returns the number of failed records.
+    private func processRound(
+        _ block: UnsafeBufferPointer<UInt8>,
+        lines: Range<Int>,
+        firstLine: Int,
+        name: InputName,
+        into output: OutputSink,
+        jobs: Int,
+        workspace: inout BlockWorkspace
+    ) -> Int {
         let lineEnds = workspace.lineEnds
         // Four runs per thread, so that when one thread is slowed (costly records, a busy
         // core) the others take over the remaining runs.
-        let runs = jobs == 1 ? 1 : max(1, min(jobs * 4, lineEnds.count / 64))
+        let runs = jobs == 1 ? 1 : max(1, min(jobs * 4, lines.count / 64))
         while workspace.outputs.count < runs { workspace.outputs.append(RunOutput()) }
         var failedPerRun = [Int](repeating: 0, count: runs)
         workspace.outputs.withUnsafeMutableBufferPointer { outputs in
@@ -177,8 +252,8 @@ struct RecordProcessor: Sendable {
                 nonisolated(unsafe) let failures = failures
                 nonisolated(unsafe) let block = block
                 let work: @Sendable (Int) -> Void = { run in
-                    let from = lineEnds.count * run / runs
-                    let to = lineEnds.count * (run + 1) / runs
+                    let from = lines.lowerBound + lines.count * run / runs
+                    let to = lines.lowerBound + lines.count * (run + 1) / runs
                     let output = outputs[run]
                     output.buffer.removeAll()
                     var failed = 0
@@ -187,7 +262,7 @@ struct RecordProcessor: Sendable {
                         let record = UnsafeBufferPointer(rebasing: block[start..<lineEnds[index]])
                         start = lineEnds[index] + 1
                         guard !Self.isBlank(record) else { continue }
-                        if self.output(for: record, line: firstLine + index, file: file, into: &output.buffer) { failed += 1 }
+                        if self.output(for: record, line: firstLine + index, name: name, into: &output.buffer) { failed += 1 }
                     }
                     failures[run] = failed
                 }
@@ -202,46 +277,115 @@ struct RecordProcessor: Sendable {
         return failedPerRun.reduce(0, +)
     }
 
-    /// Processes one JSON document: an envelope, or an array of envelopes.
-    func processDocument(from input: InputSource, file: String?, into output: OutputSink) -> Int {
-        let bytes = input.readAll()
+    /// Processes one JSON document: an envelope, or an array of envelopes; adds the number of
+    /// failed records to `failed`.
+    ///
+    /// The document is read as a stream (``DocumentFramer``): an array's elements are
+    /// normalized one by one as they arrive, each a record under the same rules as a JSON line
+    /// — `limits.maxRecordBytes` (an element over it is skipped without being kept and yields a
+    /// `limitExceeded` record) and `limits.maxDepth`, the array itself not counted. A document
+    /// that is not an array is one record: at most `limits.maxRecordBytes` bytes from its first
+    /// non-blank byte are read, and a longer one yields a `limitExceeded` record. A syntax error
+    /// between elements yields an `invalidJSON` record and ends the document.
+    /// - Throws: ``IOFailure`` when the input cannot be read (the records before are written)
+    ///   or standard output cannot be written.
+    func processDocument(from input: InputSource, name: InputName, into output: OutputSink, failed: inout Int) throws(IOFailure) {
         let limits = registry.configuration.limits
-        let parsed = bytes.withUnsafeBufferPointer { buffer in
-            Result { () throws(JSONParseError) -> JSONValue in
-                var parser = JSONParser(maximumDepth: limits.maxDepth + 1)
-                parser.readsStringsInOrder = reference
-                return try parser.parse(buffer)
-            }
+        let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { raw.deallocate() }
+        var framer = DocumentFramer(limit: limits.maxRecordBytes)
+        var out = JSONOutputBuffer(capacity: 1 << 12)
+
+        func handle(_ event: DocumentFramer.Event) {
+            out.removeAll()
+            if !documentOutput(for: event, maximumDepth: limits.maxDepth, name: name, into: &out) { failed += 1 }
+            out.withBytes { output.append($0) }
         }
-        switch parsed {
-        case .failure(let error):
-            var message = error.description
-            if error.reason == "unexpected data after the JSON value" {
-                message += "; for JSON Lines (one envelope per line) pass --lines"
+
+        while !framer.isFinished {
+            let length = try input.read(into: raw)
+            if length == 0 {
+                framer.finish(handle)
+                break
             }
-            let code: NormalizationError.Code = error.reason.hasPrefix("nesting deeper") ? .limitExceeded : .invalidJSON
-            output.append(renderError(NormalizationError(code, message), line: error.line, file: file))
-            return 1
-        case .success(.array(let elements)):
-            var failed = 0
-            for (i, element) in elements.enumerated() {
-                do throws(NormalizationError) {
-                    output.append(render(try normalize(element)))
-                } catch {
-                    var located = error
-                    located.path = "$[\(i)]" + error.path.dropFirst()
-                    output.append(renderError(located, line: 1, file: file))
-                    failed += 1
-                }
-            }
-            return failed
-        case .success(let value):
+            framer.consume(UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: length), handle)
+            try output.flush()
+        }
+        try output.checkpoint()
+    }
+
+    /// Appends the output for one event of a document to `out`; returns whether it succeeded.
+    private func documentOutput(for event: DocumentFramer.Event, maximumDepth: Int, name: InputName, into out: inout JSONOutputBuffer)
+        -> Bool
+    {
+        let limit = registry.configuration.limits.maxRecordBytes
+        switch event {
+        case .element(let bytes, let index, let line, let column):
+            let json: JSONValue
             do throws(NormalizationError) {
-                output.append(render(try normalize(value)))
-                return 0
+                json = try registry.parse(record: bytes, readsStringsInOrder: reference)
             } catch {
-                output.append(renderError(error, line: 1, file: file))
-                return 1
+                var located = error
+                located.path = "$[\(index)]" + error.path.dropFirst()
+                located.message += " (in the array element that starts at line \(line) column \(column))"
+                renderError(located, line: line, name: name, into: &out)
+                return false
+            }
+            do throws(NormalizationError) {
+                render(try normalize(json), into: &out)
+                return true
+            } catch {
+                var located = error
+                located.path = "$[\(index)]" + error.path.dropFirst()
+                renderError(located, line: line, name: name, into: &out)
+                return false
+            }
+        case .oversizedElement(let size, let index, let line):
+            let error = NormalizationError(
+                .limitExceeded,
+                "record is \(size) bytes; limits.maxRecordBytes is \(limit)",
+                path: "$[\(index)]"
+            )
+            renderError(error, line: line, name: name, into: &out)
+            return false
+        case .oversizedDocument(let line):
+            let error = NormalizationError(
+                .limitExceeded,
+                "the document is longer than limits.maxRecordBytes (\(limit) bytes); a document that is not an array is one record"
+            )
+            renderError(error, line: line, name: name, into: &out)
+            return false
+        case .syntaxError(let reason, let line, let column):
+            var message = JSONParseError(reason: reason, line: line, column: column, offset: 0).description
+            if reason == DocumentFramer.trailingData { message += "; for JSON Lines (one envelope per line) pass --lines" }
+            renderError(NormalizationError(.invalidJSON, message), line: line, name: name, into: &out)
+            return false
+        case .document(let bytes, let line, let column):
+            let parsed = Result { () throws(JSONParseError) -> JSONValue in
+                var parser = JSONParser(maximumDepth: maximumDepth)
+                parser.readsStringsInOrder = reference
+                return try parser.parse(bytes)
+            }
+            switch parsed {
+            case .failure(let error):
+                // Positions in the whole document: the parsed bytes start at line, column.
+                let errorLine = line + error.line - 1
+                let errorColumn = error.line == 1 ? column + error.column - 1 : error.column
+                var message = JSONParseError(reason: error.reason, line: errorLine, column: errorColumn, offset: error.offset).description
+                if error.reason == "unexpected data after the JSON value" {
+                    message += "; for JSON Lines (one envelope per line) pass --lines"
+                }
+                let code: NormalizationError.Code = error.reason.hasPrefix("nesting deeper") ? .limitExceeded : .invalidJSON
+                renderError(NormalizationError(code, message), line: errorLine, name: name, into: &out)
+                return false
+            case .success(let value):
+                do throws(NormalizationError) {
+                    render(try normalize(value), into: &out)
+                    return true
+                } catch {
+                    renderError(error, line: line, name: name, into: &out)
+                    return false
+                }
             }
         }
     }
@@ -270,5 +414,33 @@ struct RecordProcessor: Sendable {
         guard start < buffer.count, let base = buffer.baseAddress else { return nil }
         guard let found = memchr(base + start, Int32(byte), buffer.count - start) else { return nil }
         return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
+
+    static func lastIndex(of byte: UInt8, in buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        var i = buffer.count - 1
+        while i >= start {
+            if buffer[i] == byte { return i }
+            i -= 1
+        }
+        return nil
+    }
+}
+
+/// An input's name as error records show it (`"file"`), with its JSON made once per input.
+struct InputName: Sendable {
+    /// The file argument; `nil` for standard input.
+    let file: String?
+    /// `,"file":"…"` (escaped), or nothing for standard input.
+    let fileField: [UInt8]
+
+    init(_ file: String?) {
+        self.file = file
+        if let file {
+            var field = Array(#","file":"#.utf8)
+            JSONWriter.writeString(file, into: &field)
+            fileField = field
+        } else {
+            fileField = []
+        }
     }
 }

@@ -52,7 +52,9 @@ struct CheckConfig: ParsableCommand {
         out += "  allowedHosts: \(c.security.allowedHosts.isEmpty ? "(any)" : c.security.allowedHosts.joined(separator: ", "))\n"
         out += "  maxURLLength: \(c.security.maxURLLength)\n"
         out += "limits:\n  maxRecordBytes: \(c.limits.maxRecordBytes)\n  maxDepth: \(c.limits.maxDepth)\n"
-        print(out, terminator: "")
+        let output = OutputSink()
+        output.append(Array(out.utf8))
+        try output.flush()
     }
 
     private func loadSource(_ options: ConfigurationOptions) throws -> (Configuration, String) {
@@ -76,12 +78,15 @@ struct ListAdapters: ParsableCommand {
     func run() throws {
         let registry = try options.loadRegistry()
         let enabled = Set(registry.adapters.map { type(of: $0).id })
+        let output = OutputSink()
         for type in registry.knownAdapterTypes {
             let state = type.id == LinkAdapter.id ? "fallback" : enabled.contains(type.id) ? "enabled" : "disabled"
-            print(
-                "\(type.id.padding(toLength: 10, withPad: " ", startingAt: 0)) \(state.padding(toLength: 9, withPad: " ", startingAt: 0)) \(type.summary)"
+            output.append(
+                line:
+                    "\(type.id.padding(toLength: 10, withPad: " ", startingAt: 0)) \(state.padding(toLength: 9, withPad: " ", startingAt: 0)) \(type.summary)"
             )
         }
+        try output.flush()
     }
 }
 
@@ -112,6 +117,7 @@ struct RouteURLs: ParsableCommand {
         let registry = try options.loadRegistry()
         let universalLink = AASAFiles.reporter(for: registry.configuration)
         var failed = false
+        let output = OutputSink()
         for url in urls {
             var o: JSONObject = ["url": .string(url)]
             do throws(NormalizationError) {
@@ -126,8 +132,10 @@ struct RouteURLs: ParsableCommand {
                 failed = true
                 o["error"] = error.jsonValue
             }
-            print(JSONValue.object(o).jsonString(pretty: pretty))
+            output.append(line: JSONValue.object(o).jsonString(pretty: pretty))
+            try output.checkpoint()
         }
+        try output.flush()
         if failed { throw ExitCode(1) }
     }
 }

@@ -108,8 +108,8 @@ import Testing
             var fast = JSONOutputBuffer()
             var plain = JSONOutputBuffer()
             records[i].withUnsafeBufferPointer { buffer in
-                _ = processor.output(for: buffer, line: lineOfRecord[i], file: nil, into: &fast)
-                _ = referenceProcessor.output(for: buffer, line: lineOfRecord[i], file: nil, into: &plain)
+                _ = processor.output(for: buffer, line: lineOfRecord[i], name: InputName(nil), into: &fast)
+                _ = referenceProcessor.output(for: buffer, line: lineOfRecord[i], name: InputName(nil), into: &plain)
             }
             let expected = fast.withBytes { Array($0) }
             // The fast path (string fast path, direct writer) and the reference path (in-order

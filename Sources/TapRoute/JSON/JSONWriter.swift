@@ -29,9 +29,14 @@ public struct JSONWriter: Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// The deepest indentation of pretty output, in spaces (32 levels): deeper values are
+    /// indented like the 32nd level, so that the output grows linearly with the input's depth
+    /// instead of with its square.
+    package static let maximumIndent = 64
+
     private func newline(_ out: inout JSONOutputBuffer, _ indent: Int) {
         out.append(0x0A)
-        for _ in 0..<indent { out.append(0x20) }
+        for _ in 0..<min(indent, Self.maximumIndent) { out.append(0x20) }
     }
 
     private func write(_ value: JSONValue, into out: inout JSONOutputBuffer, indent: Int) {
