@@ -43,11 +43,13 @@ let package = Package(
         // Testing
         .target(name: "TapRouteConformance", dependencies: ["TapRoute", "TapRouteYAML"]),
 
-        // CLI
+        // CLI: the record path (framing, records, output, I/O) is a library of its own, so the
+        // tests and the NormalizeFuzzer harness drive it in-process.
+        .target(name: "NormalizeCore", dependencies: ["TapRoute"]),
         .executableTarget(
             name: "normalize",
             dependencies: [
-                "TapRoute", "TapRouteYAML", "TapRouteAdapters",
+                "NormalizeCore", "TapRoute", "TapRouteYAML", "TapRouteAdapters",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -69,7 +71,7 @@ let package = Package(
         .testTarget(
             name: "NormalizeTests",
             dependencies: [
-                "normalize", "TapRouteTestSupport",
+                "normalize", "NormalizeCore", "TapRouteTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NormalizeCore
 import TapRoute
 
 /// `normalize aasa`: check apple-app-site-association files before shipping them.

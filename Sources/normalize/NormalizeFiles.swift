@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NormalizeCore
 import TapRoute
 
 /// The main job: normalize files or standard input.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import normalize
+@testable import NormalizeCore
 
 /// ``DocumentFramer`` finds the same records wherever the reads split the document: every
 /// element boundary, string escape and bracket may fall at the end of a read.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NormalizeCore
 import TapRoute
 import TapRouteTestSupport
 import Testing

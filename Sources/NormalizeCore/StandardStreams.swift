@@ -8,7 +8,7 @@
 
 /// An input or output failure of the CLI. Every one is reported on standard error and makes
 /// the exit status 2 (docs/cli.md).
-enum IOFailure: Error, CustomStringConvertible {
+package enum IOFailure: Error, CustomStringConvertible {
     /// An input could not be opened.
     case open(input: String, errno: Int32)
     /// Reading an input failed after it was opened.
@@ -16,7 +16,7 @@ enum IOFailure: Error, CustomStringConvertible {
     /// Writing standard output failed.
     case write(errno: Int32)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .open(let input, let code): "cannot open \(input): \(Self.reason(code))"
         case .read(let input, let code): "cannot read \(input): \(Self.reason(code))"
@@ -25,7 +25,7 @@ enum IOFailure: Error, CustomStringConvertible {
     }
 
     /// Whether the failure concerns standard output (which ends the run) rather than one input.
-    var isWriteFailure: Bool {
+    package var isWriteFailure: Bool {
         if case .write = self { return true }
         return false
     }
@@ -37,12 +37,12 @@ enum IOFailure: Error, CustomStringConvertible {
 }
 
 /// The three standard descriptors, made safe to use before anything else is opened.
-enum StandardDescriptors {
+package enum StandardDescriptors {
     /// Puts a placeholder on each closed standard descriptor, so that no file the command
     /// opens later takes its number: standard input becomes /dev/null opened write-only (reading
     /// it fails with EBADF, an error, as it did when closed), standard output and error become
     /// /dev/null opened read-only (writing fails with EBADF).
-    static func reserve() {
+    package static func reserve() {
         for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
             let placeholder = open("/dev/null", descriptor == 0 ? O_WRONLY : O_RDONLY)
             if placeholder >= 0 && placeholder != descriptor {
@@ -55,9 +55,9 @@ enum StandardDescriptors {
 
 /// Standard error: messages for the user. Writing them can fail (a full disk, a closed
 /// descriptor); that is ignored, never a crash, since there is nowhere left to report it.
-enum StandardError {
+package enum StandardError {
     /// Writes `message` and a newline.
-    static func writeLine(_ message: String) {
+    package static func writeLine(_ message: String) {
         var bytes = Array(message.utf8)
         bytes.append(0x0A)
         bytes.withUnsafeBytes { raw in
@@ -72,7 +72,7 @@ enum StandardError {
 
 /// Writes all of `raw` to `descriptor`, retrying on EINTR and waiting (poll) on EAGAIN.
 /// - Throws: ``IOFailure/write(errno:)`` on any other error (EPIPE, ENOSPC, EIO, EBADF).
-func writeAll(descriptor: Int32, _ raw: UnsafeRawBufferPointer) throws(IOFailure) {
+package func writeAll(descriptor: Int32, _ raw: UnsafeRawBufferPointer) throws(IOFailure) {
     guard let base = raw.baseAddress else { return }
     var written = 0
     while written < raw.count {
@@ -92,7 +92,7 @@ func writeAll(descriptor: Int32, _ raw: UnsafeRawBufferPointer) throws(IOFailure
 
 /// Blocks until `descriptor` is ready for `events` (or reports an error or hang-up, which the
 /// next read or write then returns).
-func waitFor(_ descriptor: Int32, events: Int16) {
+package func waitFor(_ descriptor: Int32, events: Int16) {
     var entry = pollfd(fd: descriptor, events: events, revents: 0)
     while poll(&entry, 1, -1) < 0 && errno == EINTR {}
 }
@@ -103,21 +103,21 @@ func waitFor(_ descriptor: Int32, events: Int16) {
 ///
 /// Appending never throws, so that the record writers need no error paths; after a failure the
 /// sink drops everything, and the callers check it between records or blocks.
-final class OutputSink {
+package final class OutputSink {
     /// The buffer is written out when it reaches this size.
-    static let chunkSize = 1 << 16
+    package static let chunkSize = 1 << 16
     private let descriptor: Int32
     private var buffer: [UInt8] = []
     private var failure: IOFailure?
 
     /// A sink writing to `descriptor` (standard output by default).
-    init(descriptor: Int32 = 1) {
+    package init(descriptor: Int32 = 1) {
         self.descriptor = descriptor
         buffer.reserveCapacity(Self.chunkSize)
     }
 
     /// Appends `bytes`, writing the buffer out whenever it is full.
-    func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard failure == nil else { return }
         var rest = bytes[...]
         while !rest.isEmpty {
@@ -130,28 +130,28 @@ final class OutputSink {
     }
 
     /// Appends `bytes`.
-    func append(_ bytes: [UInt8]) {
+    package func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { append($0) }
     }
 
     /// Appends `line` and a newline.
-    func append(line: String) {
+    package func append(line: String) {
         var line = line
         line.append("\n")
         line.withUTF8 { append($0) }
     }
 
     /// Whether a write has failed (everything appended since is dropped).
-    var hasFailed: Bool { failure != nil }
+    package var hasFailed: Bool { failure != nil }
 
     /// Throws the first write error, if one happened.
-    func checkpoint() throws(IOFailure) {
+    package func checkpoint() throws(IOFailure) {
         if let failure { throw failure }
     }
 
     /// Writes everything appended so far.
     /// - Throws: the first write error of the run.
-    func flush() throws(IOFailure) {
+    package func flush() throws(IOFailure) {
         writeBuffer()
         try checkpoint()
     }
@@ -180,9 +180,9 @@ final class OutputSink {
 /// and no more follow at once, so a record on a slow stream is processed without waiting for a
 /// full block. A non-blocking descriptor is waited on (poll) instead of being taken as ended.
 /// Every read error is thrown, naming the input.
-final class InputSource {
+package final class InputSource {
     /// The input as messages name it: `'path'` or `standard input`.
-    let displayName: String
+    package let displayName: String
     private let descriptor: Int32
     private let ownsDescriptor: Bool
     private let isRegularFile: Bool
@@ -191,7 +191,7 @@ final class InputSource {
     /// Opens `path`, or standard input for `-`.
     /// - Throws: ``IOFailure/open(input:errno:)``, or ``IOFailure/read(input:errno:)`` for a
     ///   directory.
-    init(path: String) throws(IOFailure) {
+    package init(path: String) throws(IOFailure) {
         if path == "-" {
             displayName = "standard input"
             descriptor = 0
@@ -224,7 +224,7 @@ final class InputSource {
     /// of the input. A regular file fills the buffer unless it ends first; another input
     /// returns what is available as soon as something is.
     /// - Throws: ``IOFailure/read(input:errno:)``.
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws(IOFailure) -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(IOFailure) -> Int {
         guard let base = buffer.baseAddress, !reachedEnd else { return 0 }
         var filled = 0
         while filled < buffer.count {

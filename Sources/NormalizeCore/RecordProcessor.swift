@@ -1,5 +1,5 @@
 import Dispatch
-import TapRoute
+package import TapRoute
 
 #if canImport(Glibc)
     import Glibc
@@ -10,16 +10,24 @@ import TapRoute
 #endif
 
 /// Turns input records into output records: one Interaction or one error per record.
-struct RecordProcessor: Sendable {
-    let registry: AdapterRegistry
-    let vendor: String?
-    let pretty: Bool
+package struct RecordProcessor: Sendable {
+    package let registry: AdapterRegistry
+    package let vendor: String?
+    package let pretty: Bool
     /// Use the reference paths: the parser's in-order string reader and the tree writer
     /// (`Interaction.jsonValue` through `JSONWriter`), for checking the fast path.
-    var reference = false
+    package var reference = false
+
+    /// Creates a processor for `registry`; `vendor` skips detection for envelopes that name
+    /// none, `pretty` indents the output.
+    package init(registry: AdapterRegistry, vendor: String?, pretty: Bool) {
+        self.registry = registry
+        self.vendor = vendor
+        self.pretty = pretty
+    }
 
     /// Appends the output for one record of JSON text to `out`; returns whether it failed.
-    func output(for record: UnsafeBufferPointer<UInt8>, line: Int, name: InputName, into out: inout JSONOutputBuffer) -> Bool {
+    package func output(for record: UnsafeBufferPointer<UInt8>, line: Int, name: InputName, into out: inout JSONOutputBuffer) -> Bool {
         do throws(NormalizationError) {
             let json = try registry.parse(record: record, readsStringsInOrder: reference)
             render(try normalize(json), into: &out)
@@ -30,19 +38,19 @@ struct RecordProcessor: Sendable {
         }
     }
 
-    func normalize(_ json: JSONValue) throws(NormalizationError) -> Interaction {
+    package func normalize(_ json: JSONValue) throws(NormalizationError) -> Interaction {
         var event = try InputEvent(json: json)
         if event.vendor == nil, let vendor { event.vendor = vendor }
         return try registry.normalize(event)
     }
 
-    func render(_ interaction: Interaction) -> [UInt8] {
+    package func render(_ interaction: Interaction) -> [UInt8] {
         var out = JSONOutputBuffer(capacity: 1024)
         render(interaction, into: &out)
         return out.withBytes { Array($0) }
     }
 
-    func render(_ interaction: Interaction, into out: inout JSONOutputBuffer) {
+    package func render(_ interaction: Interaction, into out: inout JSONOutputBuffer) {
         if pretty || reference {
             JSONWriter(pretty: pretty).write(interaction.jsonValue, into: &out)
         } else {
@@ -56,7 +64,7 @@ struct RecordProcessor: Sendable {
     /// The compact form is written field by field, with the input's name as JSON prepared once
     /// per input (``InputName``): a long file argument costs one copy per error record, not one
     /// escaping and a tree.
-    func renderError(_ error: NormalizationError, line: Int, name: InputName, into out: inout JSONOutputBuffer) {
+    package func renderError(_ error: NormalizationError, line: Int, name: InputName, into out: inout JSONOutputBuffer) {
         if pretty {
             var fields: [(String, JSONValue)] = [
                 ("code", .string(error.code.rawValue)),
@@ -82,7 +90,7 @@ struct RecordProcessor: Sendable {
     }
 
     /// The error record for `error`, as bytes.
-    func renderError(_ error: NormalizationError, line: Int, name: InputName) -> [UInt8] {
+    package func renderError(_ error: NormalizationError, line: Int, name: InputName) -> [UInt8] {
         var out = JSONOutputBuffer(capacity: 256)
         renderError(error, line: line, name: name, into: &out)
         return out.withBytes { Array($0) }
@@ -90,9 +98,9 @@ struct RecordProcessor: Sendable {
 
     /// The most lines normalized together before their output is written: with ``roundBytes``,
     /// it bounds the output held in memory, whatever the number and size of a block's records.
-    static let roundLines = 4096
+    package static let roundLines = 4096
     /// The most input bytes normalized together before their output is written.
-    static let roundBytes = 1 << 20
+    package static let roundBytes = 1 << 20
 
     /// Processes JSON Lines, streaming, on up to `jobs` threads; adds the number of failed
     /// records to `failed`.
@@ -107,7 +115,9 @@ struct RecordProcessor: Sendable {
     /// and wherever the read blocks fall.
     /// - Throws: ``IOFailure`` when the input cannot be read (the records before are written)
     ///   or standard output cannot be written.
-    func processLines(from input: InputSource, name: InputName, into output: OutputSink, jobs: Int, failed: inout Int) throws(IOFailure) {
+    package func processLines(from input: InputSource, name: InputName, into output: OutputSink, jobs: Int, failed: inout Int)
+        throws(IOFailure)
+    {
         let limit = registry.configuration.limits.maxRecordBytes
         let blockSize = 1 << 22
         let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 16)
@@ -191,7 +201,7 @@ struct RecordProcessor: Sendable {
     /// ``roundBytes``), each in parallel runs, writing the output in order; returns the number
     /// of failed records. Stops early when standard output has failed. `workspace` keeps the
     /// line table and the runs' output buffers from block to block, so their memory is reused.
-    func processBlock(
+    package func processBlock(
         _ block: UnsafeBufferPointer<UInt8>,
         firstLine: Int,
         name: InputName,
@@ -289,7 +299,7 @@ struct RecordProcessor: Sendable {
     /// between elements yields an `invalidJSON` record and ends the document.
     /// - Throws: ``IOFailure`` when the input cannot be read (the records before are written)
     ///   or standard output cannot be written.
-    func processDocument(from input: InputSource, name: InputName, into output: OutputSink, failed: inout Int) throws(IOFailure) {
+    package func processDocument(from input: InputSource, name: InputName, into output: OutputSink, failed: inout Int) throws(IOFailure) {
         let limits = registry.configuration.limits
         let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { raw.deallocate() }
@@ -391,7 +401,7 @@ struct RecordProcessor: Sendable {
     }
 
     /// Buffers reused from one block to the next.
-    struct BlockWorkspace {
+    package struct BlockWorkspace {
         /// The offset of each newline in the current block.
         var lineEnds: [Int] = []
         /// One output buffer per parallel run.
@@ -401,22 +411,22 @@ struct RecordProcessor: Sendable {
     }
 
     /// The output buffer of one parallel run, kept from block to block.
-    final class RunOutput {
+    package final class RunOutput {
         var buffer = JSONOutputBuffer(capacity: 1 << 16)
     }
 
-    static func isBlank(_ record: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func isBlank(_ record: UnsafeBufferPointer<UInt8>) -> Bool {
         for b in record where b != 0x20 && b != 0x09 && b != 0x0D { return false }
         return true
     }
 
-    static func index(of byte: UInt8, in buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    package static func index(of byte: UInt8, in buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         guard start < buffer.count, let base = buffer.baseAddress else { return nil }
         guard let found = memchr(base + start, Int32(byte), buffer.count - start) else { return nil }
         return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
-    static func lastIndex(of byte: UInt8, in buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    package static func lastIndex(of byte: UInt8, in buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         var i = buffer.count - 1
         while i >= start {
             if buffer[i] == byte { return i }
@@ -427,13 +437,13 @@ struct RecordProcessor: Sendable {
 }
 
 /// An input's name as error records show it (`"file"`), with its JSON made once per input.
-struct InputName: Sendable {
+package struct InputName: Sendable {
     /// The file argument; `nil` for standard input.
-    let file: String?
+    package let file: String?
     /// `,"file":"…"` (escaped), or nothing for standard input.
-    let fileField: [UInt8]
+    package let fileField: [UInt8]
 
-    init(_ file: String?) {
+    package init(_ file: String?) {
         self.file = file
         if let file {
             var field = Array(#","file":"#.utf8)

@@ -10,9 +10,9 @@
 /// framer finds where an element ends by counting brackets outside strings; the elements are
 /// checked by the JSON parser, and the text between them here (``Event/syntaxError(_:line:column:)``,
 /// which ends the document).
-struct DocumentFramer {
+package struct DocumentFramer {
     /// A record, or a problem, found in the document.
-    enum Event {
+    package enum Event {
         /// An array element, which starts at `line`, `column` (1-based, in bytes).
         case element(UnsafeBufferPointer<UInt8>, index: Int, line: Int, column: Int)
         /// An array element of `size` bytes, over the limit.
@@ -26,7 +26,7 @@ struct DocumentFramer {
     }
 
     /// The reason given for text after the end of the document.
-    static let trailingData = "unexpected data after the JSON value"
+    package static let trailingData = "unexpected data after the JSON value"
 
     private enum State {
         case leading, single, firstElement, nextElement, inElement, afterElement, trailing, done
@@ -47,16 +47,16 @@ struct DocumentFramer {
     private var scalar = false
 
     /// A framer keeping at most `limit` bytes of a record.
-    init(limit: Int) {
+    package init(limit: Int) {
         self.limit = limit
     }
 
     /// Whether the document has ended (after its last element, or at an error); later bytes
     /// need not be read.
-    var isFinished: Bool { state == .done }
+    package var isFinished: Bool { state == .done }
 
     /// Reads the next bytes of the document, reporting each record or problem to `emit`.
-    mutating func consume(_ chunk: UnsafeBufferPointer<UInt8>, _ emit: (Event) -> Void) {
+    package mutating func consume(_ chunk: UnsafeBufferPointer<UInt8>, _ emit: (Event) -> Void) {
         var i = 0
         let count = chunk.count
         while i < count {
@@ -160,7 +160,7 @@ struct DocumentFramer {
     }
 
     /// Ends the document at the end of the input.
-    mutating func finish(_ emit: (Event) -> Void) {
+    package mutating func finish(_ emit: (Event) -> Void) {
         switch state {
         case .leading, .single:
             state = .done
