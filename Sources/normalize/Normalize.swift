@@ -15,6 +15,7 @@ struct Normalize: ParsableCommand {
             Interaction, or {"error":{"code","message","line","path"}}. Exit status: 0 when every \
             record normalized, 1 when some failed, 2 for usage or configuration errors.
             """,
+        version: TapRoutePackage.version,
         subcommands: [NormalizeFiles.self, CheckConfig.self, ListAdapters.self, RouteURLs.self, AASACommand.self],
         defaultSubcommand: NormalizeFiles.self
     )
