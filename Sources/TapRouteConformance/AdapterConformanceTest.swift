@@ -3,7 +3,7 @@ public import TapRoute
 import TapRouteYAML
 public import Testing
 
-/// Checks that a ``TapRoute/PayloadAdapter`` honours the adapter contract.
+/// Checks that a `PayloadAdapter` honours the adapter contract.
 ///
 /// Run it from the adapter's own test target:
 ///
@@ -30,7 +30,7 @@ public import Testing
 /// 4. **Round trip**: every Interaction's JSON text parses back to an equal Interaction.
 /// 5. **Hostile input** (property-based, swift-property-based): arbitrary JSON values,
 ///    envelopes of every kind filled with arbitrary content, and random mutations of the
-///    vectors' inputs give an Interaction or a typed ``TapRoute/NormalizationError`` with a
+///    vectors' inputs give an Interaction or a typed `NormalizationError` with a
 ///    message and a `$` path — never a trap; no Interaction carries a URL destination that
 ///    fails the safety rules; each answer is the same twice and round-trips through JSON; and
 ///    the input written as JSON text and read back as a record (`normalize(record:)`, what
