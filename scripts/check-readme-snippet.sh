@@ -43,7 +43,7 @@ let package = Package(
         .executableTarget(
             name: "App",
             dependencies: [
-                $(printf '%s\n' "$products" | sed 's/^/                /')
+$(printf '%s\n' "$products" | sed 's/^/                /')
             ]
         )
     ]
