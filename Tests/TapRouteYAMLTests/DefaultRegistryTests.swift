@@ -1,3 +1,4 @@
+import Foundation
 import TapRoute
 import TapRouteAdapters
 import TapRouteTestSupport
