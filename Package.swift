@@ -24,6 +24,10 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        // `swift package generate-documentation` (scripts/docs.sh). A command plugin only: no
+        // target depends on it, so it is not built by `swift build`, and packages that depend
+        // on TapRoute do not resolve it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         // Core

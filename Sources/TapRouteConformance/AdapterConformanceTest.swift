@@ -3,7 +3,7 @@ public import TapRoute
 import TapRouteYAML
 public import Testing
 
-/// Checks that a ``TapRoute/PayloadAdapter`` honours the adapter contract.
+/// Checks that a `PayloadAdapter` honours the adapter contract.
 ///
 /// Run it from the adapter's own test target:
 ///
@@ -39,7 +39,7 @@ public import Testing
 ///    value emptied, nulled, retyped or replaced by a hostile string, each key respelled),
 ///    then ``Options/propertyCheckCount`` inputs generated from the seed (``HostileJSON``,
 ///    which writes mostly the vectors' own keys and values). Each gives an Interaction or a
-///    typed ``TapRoute/NormalizationError`` with a message and a `$` path (**error form**);
+///    typed `NormalizationError` with a message and a `$` path (**error form**);
 ///    no Interaction carries a URL destination that fails the safety rules (**safety**);
 ///    each answer is the same twice and round-trips through JSON; the input written as JSON
 ///    text and read back as a record (`normalize(record:)`, what the CLI does) gives the

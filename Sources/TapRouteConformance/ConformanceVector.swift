@@ -17,7 +17,7 @@ import TapRouteYAML
 /// ```
 ///
 /// `config` is optional: a JSON object or a YAML string whose top-level keys replace those
-/// of the base configuration. `expected` is either the complete canonical ``Interaction`` JSON
+/// of the base configuration. `expected` is either the complete canonical `Interaction` JSON
 /// or `{"error": {"code": …, "path": …?}}`.
 public struct ConformanceVector: Sendable, Hashable {
     /// What the vector proves.

@@ -23,7 +23,7 @@ public import TapRoute
 ///
 /// ## What happens to an input
 ///
-/// 1. The ``AdapterRegistry`` normalizes it. Failures are reported to the observer as
+/// 1. The `AdapterRegistry` normalizes it. Failures are reported to the observer as
 ///    ``DispatchEvent/unrecognized(_:error:)`` and go no further. URLs the policy rejected
 ///    are reported as ``DispatchEvent/rejectedURL(_:)``.
 /// 2. **De-duplication.** An interaction whose ``DeduplicationKey`` was seen less than

@@ -17,6 +17,7 @@ struct Normalize: ParsableCommand {
             record normalized, 1 when some failed, 2 for usage or configuration errors and when an \
             input cannot be read or standard output cannot be written (docs/cli.md).
             """,
+        version: TapRoutePackage.version,
         subcommands: [NormalizeFiles.self, CheckConfig.self, ListAdapters.self, RouteURLs.self, AASACommand.self],
         defaultSubcommand: NormalizeFiles.self
     )

@@ -3,8 +3,8 @@ import TapRouteDispatch
 import TapRouteDispatchTesting
 import Testing
 
-/// Replays the failure patterns of `shared/reference/PAIN-POINTS.md` that the dispatcher
-/// owns, each the way the platform produces it, and checks the interaction arrives once,
+/// Replays the failure patterns of docs/dispatcher.md's "The failures it prevents" (#N are
+/// its numbers, each a public issue thread) that the dispatcher owns, each the way the platform produces it, and checks the interaction arrives once,
 /// in order, with its button identifier.
 @Suite struct PainPointTests {
     /// #1, #2, #5, #9, #10: a tap that cold-launches the app arrives before the app's

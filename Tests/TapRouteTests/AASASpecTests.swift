@@ -1,9 +1,10 @@
 import TapRoute
 import Testing
 
-/// Every test vector of `../shared/reference/AASA.md` §5 (domain `example.com`, app
-/// `ABCDE12345.com.example.app`).
-@Suite("AASA.md §5 vectors")
+/// The matching rules of docs/universal-links.md as test vectors (domain `example.com`, app
+/// `ABCDE12345.com.example.app`), from Apple's `applinks` documentation and recorded
+/// `swcutil` answers.
+@Suite("AASA matching vectors (docs/universal-links.md)")
 struct AASASpecTests {
     /// Apple's overview file (the `applinks` example of Apple's `applinks` page).
     static let appleOverview = """

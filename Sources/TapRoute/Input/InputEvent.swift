@@ -109,7 +109,7 @@ public struct InputEvent: Sendable, Hashable {
 }
 
 extension InputEvent {
-    /// Reads an envelope (DESIGN.md "Input").
+    /// Reads an envelope (docs/model.md, "Input envelopes").
     ///
     /// - Throws: ``NormalizationError`` with code `notAnObject` when `json` is not an object,
     ///   or `invalidEnvelope` naming the key at fault.

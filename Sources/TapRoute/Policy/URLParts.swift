@@ -2,7 +2,7 @@
 ///
 /// TapRoute parses untrusted URLs itself so that the result is the same on every platform
 /// and so that nothing is silently re-encoded: each component is the text as it appeared
-/// (percent-escapes intact). Use ``percentDecoded(_:)`` and ``queryItems`` to read values.
+/// (percent-escapes intact). Use `percentDecoded(_:)` and ``queryItems`` to read values.
 public struct URLParts: Sendable, Hashable {
     /// The scheme, lower-cased (`https`, `campaigndemoapp`).
     public var scheme: String
