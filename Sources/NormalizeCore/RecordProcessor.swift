@@ -331,25 +331,7 @@ package struct RecordProcessor: Sendable {
         let limit = registry.configuration.limits.maxRecordBytes
         switch event {
         case .element(let bytes, let index, let line, let column):
-            let json: JSONValue
-            do throws(NormalizationError) {
-                json = try registry.parse(record: bytes, readsStringsInOrder: reference)
-            } catch {
-                var located = error
-                located.path = "$[\(index)]" + error.path.dropFirst()
-                located.message += " (in the array element that starts at line \(line) column \(column))"
-                renderError(located, line: line, name: name, into: &out)
-                return false
-            }
-            do throws(NormalizationError) {
-                render(try normalize(json), into: &out)
-                return true
-            } catch {
-                var located = error
-                located.path = "$[\(index)]" + error.path.dropFirst()
-                renderError(located, line: line, name: name, into: &out)
-                return false
-            }
+            return recordOutput(for: bytes, line: line, column: column, index: index, maximumDepth: maximumDepth, name: name, into: &out)
         case .oversizedElement(let size, let index, let line):
             let error = NormalizationError(
                 .limitExceeded,
@@ -371,31 +353,55 @@ package struct RecordProcessor: Sendable {
             renderError(NormalizationError(.invalidJSON, message), line: line, name: name, into: &out)
             return false
         case .document(let bytes, let line, let column):
-            let parsed = Result { () throws(JSONParseError) -> JSONValue in
-                var parser = JSONParser(maximumDepth: maximumDepth)
-                parser.readsStringsInOrder = reference
-                return try parser.parse(bytes)
+            return recordOutput(for: bytes, line: line, column: column, index: nil, maximumDepth: maximumDepth, name: name, into: &out)
+        }
+    }
+
+    /// Appends the output for one record of a document — an array element (`index`) or the
+    /// whole document — whose text starts at `line`, `column` of the document; returns whether
+    /// it succeeded. Every error names the line of the document it is on: a syntax error its
+    /// own line and column, an error found after parsing the line of the value at its path
+    /// (``JSONTextLocator``; for a value inside a string holding JSON, the string's line).
+    private func recordOutput(
+        for bytes: UnsafeBufferPointer<UInt8>,
+        line: Int,
+        column: Int,
+        index: Int?,
+        maximumDepth: Int,
+        name: InputName,
+        into out: inout JSONOutputBuffer
+    ) -> Bool {
+        func inDocument(_ error: NormalizationError) -> NormalizationError {
+            guard let index else { return error }
+            var located = error
+            located.path = "$[\(index)]" + error.path.dropFirst()
+            return located
+        }
+        let parsed = Result { () throws(JSONParseError) -> JSONValue in
+            var parser = JSONParser(maximumDepth: maximumDepth)
+            parser.readsStringsInOrder = reference
+            return try parser.parse(bytes)
+        }
+        switch parsed {
+        case .failure(let error):
+            // Positions in the whole document: the parsed bytes start at line, column.
+            let errorLine = line + error.line - 1
+            let errorColumn = error.line == 1 ? column + error.column - 1 : error.column
+            var message = JSONParseError(reason: error.reason, line: errorLine, column: errorColumn, offset: error.offset).description
+            if index == nil && error.reason == "unexpected data after the JSON value" {
+                message += "; for JSON Lines (one envelope per line) pass --lines"
             }
-            switch parsed {
-            case .failure(let error):
-                // Positions in the whole document: the parsed bytes start at line, column.
-                let errorLine = line + error.line - 1
-                let errorColumn = error.line == 1 ? column + error.column - 1 : error.column
-                var message = JSONParseError(reason: error.reason, line: errorLine, column: errorColumn, offset: error.offset).description
-                if error.reason == "unexpected data after the JSON value" {
-                    message += "; for JSON Lines (one envelope per line) pass --lines"
-                }
-                let code: NormalizationError.Code = error.reason.hasPrefix("nesting deeper") ? .limitExceeded : .invalidJSON
-                renderError(NormalizationError(code, message), line: errorLine, name: name, into: &out)
+            let code: NormalizationError.Code = error.reason.hasPrefix("nesting deeper") ? .limitExceeded : .invalidJSON
+            renderError(inDocument(NormalizationError(code, message)), line: errorLine, name: name, into: &out)
+            return false
+        case .success(let value):
+            do throws(NormalizationError) {
+                render(try normalize(value), into: &out)
+                return true
+            } catch {
+                let valueLine = JSONTextLocator.locate(path: error.path, in: bytes).map { line + $0.line - 1 } ?? line
+                renderError(inDocument(error), line: valueLine, name: name, into: &out)
                 return false
-            case .success(let value):
-                do throws(NormalizationError) {
-                    render(try normalize(value), into: &out)
-                    return true
-                } catch {
-                    renderError(error, line: line, name: name, into: &out)
-                    return false
-                }
             }
         }
     }

@@ -224,7 +224,33 @@ package final class InputSource {
     /// of the input. A regular file fills the buffer unless it ends first; another input
     /// returns what is available as soon as something is.
     /// - Throws: ``IOFailure/read(input:errno:)``.
+    ///
+    /// A UTF-8 byte order mark (EF BB BF) at the very start of the input is dropped, as JSON
+    /// readers may do (RFC 8259 §8.1); one anywhere else is left to the parser.
     package func read(into buffer: UnsafeMutableRawBufferPointer) throws(IOFailure) -> Int {
+        guard atStart else { return try readAvailable(into: buffer) }
+        guard let base = buffer.baseAddress, buffer.count >= 3 else { return try readAvailable(into: buffer) }
+        atStart = false
+        let bytes = base.assumingMemoryBound(to: UInt8.self)
+        let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
+        var filled = 0
+        // Enough bytes to tell whether the input starts with the mark.
+        while true {
+            let n = try readAvailable(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+            filled += n
+            let prefix = min(filled, 3)
+            let matches = (0..<prefix).allSatisfy { bytes[$0] == mark[$0] }
+            if !matches || n == 0 { return filled }
+            if filled >= 3 { break }
+        }
+        let rest = filled - 3
+        if rest > 0 { _ = memmove(base, base + 3, rest) }
+        return rest > 0 ? rest : try readAvailable(into: buffer)
+    }
+
+    private var atStart = true
+
+    private func readAvailable(into buffer: UnsafeMutableRawBufferPointer) throws(IOFailure) -> Int {
         guard let base = buffer.baseAddress, !reachedEnd else { return 0 }
         var filled = 0
         while filled < buffer.count {
