@@ -138,6 +138,52 @@ public struct Route: Sendable, Hashable {
         return parameters
     }
 
+    /// The shortest URL this route matches: each capture is `x`, a trailing `*` matches
+    /// nothing. It is the URL most likely to pass the safety rules (the shortest, with no
+    /// encoded bytes), so a route whose example is rejected can match no allowed URL.
+    public var exampleURL: String {
+        var url = scheme + ":"
+        let path = segments.map { segment -> String in
+            switch segment {
+            case .literal(let literal): literal
+            case .capture: "x"
+            }
+        }
+        if let host {
+            url += "//" + host
+            for segment in path { url += "/" + segment }
+        } else {
+            url += path.joined(separator: "/")
+        }
+        return url
+    }
+
+    /// Whether this route matches every URL `other` matches — so that, listed before
+    /// `other`, it leaves `other` nothing to match (it shadows it).
+    ///
+    /// True when both have the same scheme and host (or both none), and position by
+    /// position each of this route's segments is a capture or the same literal as
+    /// `other`'s; without a trailing `*` both must have the same number of segments and
+    /// `other` no `*`; with one, `other` has at least as many segments. Routes that merely
+    /// overlap (`p/{id}` and a later `p/new` is shadowed; `p/new` and a later `p/{id}` is
+    /// not) are not reported.
+    public func matchesEveryURL(of other: Route) -> Bool {
+        guard scheme == other.scheme, host == other.host else { return false }
+        if matchesRest {
+            guard other.segments.count >= segments.count else { return false }
+        } else {
+            guard !other.matchesRest, other.segments.count == segments.count else { return false }
+        }
+        for (mine, theirs) in zip(segments, other.segments) {
+            switch (mine, theirs) {
+            case (.capture, _): continue
+            case (.literal(let a), .literal(let b)) where a.utf8.elementsEqual(b.utf8): continue
+            default: return false
+            }
+        }
+        return true
+    }
+
     /// Whether `scheme` is RFC 3986 scheme syntax: a letter, then letters, digits, `+`, `-`
     /// or `.`.
     public static func isValidScheme(_ scheme: String) -> Bool {
