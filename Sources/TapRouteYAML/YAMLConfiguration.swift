@@ -227,7 +227,8 @@ public enum YAMLConfiguration {
             }
             return .array(elements)
         case .mapping(let mapping):
-            var object = JSONObject()
+            var members: [JSONObject.Element] = []
+            var keys: Set<String> = []
             for (keyNode, valueNode) in mapping {
                 guard case .scalar(let keyScalar) = keyNode else {
                     throw source.locate(ConfigurationError("a mapping key must be a plain scalar", kind: .syntax, at: path))
@@ -248,6 +249,12 @@ public enum YAMLConfiguration {
                         )
                     )
                 }
+                // YAML tells `1` and `"1"` apart; a configuration's keys are strings.
+                guard keys.insert(key).inserted else {
+                    throw source.locate(
+                        ConfigurationError("duplicate key '\(key)' in a mapping", kind: .duplicateKey, at: childPath, isAboutKey: true)
+                    )
+                }
                 budget -= 1
                 if let anchor = keyNode.anchor {
                     throw anchorError(anchor.rawValue, file: source.file, line: keyNode.mark?.line ?? 0, column: keyNode.mark?.column ?? 0)
@@ -255,8 +262,9 @@ public enum YAMLConfiguration {
                 let value = try convert(valueNode, path: childPath, source: &source, depth: depth + 1, budget: &budget)
                 // Point errors about a value at the value itself when it has a position.
                 if let mark = valueNode.mark, case .scalar = valueNode { source.marks[childPath] = (mark.line, mark.column) }
-                object[key] = value
+                members.append((key, value))
             }
+            let object = JSONObject(uniqueMembers: members)
             return .object(object)
         case .alias:
             throw source.locate(ConfigurationError("YAML aliases are not accepted in a configuration", kind: .aliasNotAccepted, at: path))

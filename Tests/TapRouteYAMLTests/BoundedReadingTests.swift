@@ -11,7 +11,7 @@ import Testing
 /// the proof.
 @Suite struct BoundedReadingTests {
     /// The error `yaml` produces, or `nil`.
-    func error(_ yaml: String) -> ConfigurationError? {
+    func failure(_ yaml: String) -> ConfigurationError? {
         do {
             _ = try YAMLConfiguration.document(yaml: yaml, file: "bomb.yaml")
             return nil
@@ -54,7 +54,7 @@ import Testing
         }
         let yaml = lines.joined(separator: "\n") + "\n"
         #expect(yaml.utf8.count == 307)
-        let error = try #require(error(yaml))
+        let error = try #require(failure(yaml))
         #expect(error.kind == .aliasNotAccepted)
         #expect(error.description.hasPrefix("bomb.yaml:2:8: error: YAML aliases are not accepted"))
     }
@@ -63,7 +63,7 @@ import Testing
     func billionLaughsOfEveryShapeStopAtTheFirstAlias(mapping: Bool, flow: Bool) throws {
         for (levels, width) in [(1, 1), (3, 2), (8, 9), (30, 9), (200, 2)] {
             let (yaml, firstAlias) = Self.laughs(levels: levels, width: width, mapping: mapping, flow: flow)
-            let error = try #require(error(yaml), "\(levels)x\(width)")
+            let error = try #require(failure(yaml), "\(levels)x\(width)")
             #expect(error.kind == .aliasNotAccepted, "\(error)")
             #expect(error.errors.count == 1)
             #expect(error.line == firstAlias.0 && error.column == firstAlias.1, "\(error)\n\(yaml.prefix(300))")
@@ -83,7 +83,7 @@ import Testing
         ("x: \"Tom &Jerry\"\ny: *Jerry\n", 2, 4),
     ])
     func aliasesAreRefusedWhereTheyAreWritten(yaml: String, line: Int, column: Int) throws {
-        let error = try #require(error(yaml))
+        let error = try #require(failure(yaml))
         #expect(error.kind == .aliasNotAccepted, "\(error)")
         #expect(error.line == line && error.column == column, "\(error)")
     }
@@ -97,19 +97,19 @@ import Testing
         ("a: &a !!str x\n", 1, 4),
     ])
     func anchorsAreRefusedEvenWithoutAnAlias(yaml: String, line: Int, column: Int) throws {
-        let error = try #require(error(yaml))
+        let error = try #require(failure(yaml))
         #expect(error.kind == .aliasNotAccepted, "\(error)")
         #expect(error.line == line, "\(error)")
         #expect(error.column.map { abs($0 - column) <= 4 } == true, "\(error)")
     }
 
     @Test(arguments: [
-        ("base: &b {x: 1}\nother:\n  <<: *b\n", 1),
+        ("base: &b {x: 1}\nother:\n  <<: *b\n", 3),
         ("other:\n  <<: {x: 1}\n  y: 2\n", 2),
         ("other:\n  y: 2\n  <<: [{x: 1}]\n", 3),
     ])
     func mergeKeysAreRefused(yaml: String, line: Int) throws {
-        let error = try #require(error(yaml))
+        let error = try #require(failure(yaml))
         #expect(error.kind == .aliasNotAccepted, "\(error)")
         #expect(error.line == line, "\(error)")
     }
@@ -149,7 +149,7 @@ import Testing
     }
 
     @Test func aFlatDocumentOverTheNodeBudgetIsRefusedAtTheFirstNodeOver() throws {
-        let error = try #require(error(Self.flat(nodes: YAMLConfiguration.maximumNodes + 1)))
+        let error = try #require(failure(Self.flat(nodes: YAMLConfiguration.maximumNodes + 1)))
         #expect(error.kind == .limitExceeded)
         #expect(error.keyPath == [.index(YAMLConfiguration.maximumNodes - 1)])
         #expect(error.line == 1)
@@ -160,14 +160,14 @@ import Testing
         func mapping(pairs: Int) -> String { "{" + (0..<pairs).map { "k\($0): 1" }.joined(separator: ", ") + "}" }
         let within = (YAMLConfiguration.maximumNodes - 1) / 2
         #expect(throws: Never.self) { try YAMLConfiguration.document(yaml: mapping(pairs: within)) }
-        #expect(error(mapping(pairs: within + 1))?.kind == .limitExceeded)
+        #expect(failure(mapping(pairs: within + 1))?.kind == .limitExceeded)
     }
 
     @Test func aDocumentOverTheByteLimitIsRefusedUnparsed() throws {
         let text = "# " + String(repeating: "x", count: YAMLConfiguration.maximumBytes)
-        #expect(error(text)?.kind == .limitExceeded)
+        #expect(failure(text)?.kind == .limitExceeded)
         let atLimit = "#" + String(repeating: "x", count: YAMLConfiguration.maximumBytes - 1)
-        #expect(error(atLimit) == nil)
+        #expect(failure(atLimit) == nil)
     }
 
     @Test func aFileOverTheByteLimitIsReadNoFurther() throws {
@@ -183,19 +183,25 @@ import Testing
         } throws: { ($0 as? ConfigurationError)?.kind == .limitExceeded }
     }
 
+    @Test func keysThatYAMLTellsApartButAreTheSameStringAreDuplicates() throws {
+        let error = try #require(failure("1: a\n\"1\": b\n"))
+        #expect(error.kind == .duplicateKey)
+        #expect(error.line == 2)
+    }
+
     @Test func nestingIsLimited() throws {
         let depth = YAMLConfiguration.maximumDepth
         let within = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
-        #expect(error(within) == nil)
+        #expect(failure(within) == nil)
         let over = String(repeating: "[", count: depth + 1) + String(repeating: "]", count: depth + 1)
-        #expect(error(over)?.kind == .limitExceeded)
+        #expect(failure(over)?.kind == .limitExceeded)
     }
 
     @Test func theCandidateScannerCountsLinesAsTheParserDoes() throws {
         // CR LF, CR, NEL and LS line ends, and wide characters before the alias.
         for newline in ["\r\n", "\r", "\u{85}", "\u{2028}"] {
             let yaml = "a: &a x\(newline)é€😀: *a\(newline)"
-            let error = try #require(error(yaml))
+            let error = try #require(failure(yaml))
             #expect(error.kind == .aliasNotAccepted, "\(newline.unicodeScalars.map(\.value)): \(error)")
             #expect(error.line == 2 && error.column == 6, "\(newline.unicodeScalars.map(\.value)): \(error)")
         }
