@@ -144,7 +144,11 @@ import Testing
                 )
             }
             // --config chooses another file, and the note goes away.
-            try "app: {schemes: [x]}\nversion: 3\n".write(to: folder.appendingPathComponent("other.yaml"), atomically: true, encoding: .utf8)
+            try "app: {schemes: [x]}\nversion: 3\n".write(
+                to: folder.appendingPathComponent("other.yaml"),
+                atomically: true,
+                encoding: .utf8
+            )
             let other = try normalize(["check-config", "--config", "other.yaml"], in: folder.path)
             #expect(other.stderr == "other.yaml:2:10: error: version: unsupported version 3; only 1 exists\n")
         }

@@ -112,8 +112,10 @@ import Testing
             try YAMLConfiguration.parse(yaml: yaml, file: "c.yaml")
         } throws: { error in
             guard let error = error as? ConfigurationError else { return false }
-            return error.errors.map(\.kind) == [.aasaFile, .aasaFile] && error.errors.map(\.keyPath.description)
-                == ["app.aasa.b.example", "app.aasa.c.example"] && error.errors.allSatisfy { $0.line == 4 }
+            return error.errors.map(\.kind) == [.aasaFile, .aasaFile]
+                && error.errors.map(\.keyPath.description)
+                    == ["app.aasa.b.example", "app.aasa.c.example"]
+                && error.errors.allSatisfy { $0.line == 4 }
         }
     }
 
@@ -251,7 +253,9 @@ import Testing
 
     @Test func aRouteLongerThanTheURLLimitCanNeverMatch() throws {
         let long = String(repeating: "a", count: 40)
-        let registry = try registry("app: {schemes: [myapp]}\nroutes: [{url: \"myapp://\(long)\", screen: s}]\nsecurity: {maxURLLength: 16}\n")
+        let registry = try registry(
+            "app: {schemes: [myapp]}\nroutes: [{url: \"myapp://\(long)\", screen: s}]\nsecurity: {maxURLLength: 16}\n"
+        )
         #expect(registry.unreachableRoutes().map(\.kind) == [.unreachableRoute])
     }
 }

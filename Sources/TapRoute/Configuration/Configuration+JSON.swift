@@ -149,7 +149,9 @@ extension Configuration {
             let r = ConfigReader(v, at: reader.path.appending("aasa"))
             let files: JSONObject = errors.attempt { () throws(ConfigurationError) -> JSONObject in try r.object(allowedKeys: nil) } ?? [:]
             for (domain, file) in files {
-                if let path = errors.attempt({ () throws(ConfigurationError) in try ConfigReader(file, at: r.path.appending(domain)).string() }) {
+                if let path = errors.attempt({ () throws(ConfigurationError) in
+                    try ConfigReader(file, at: r.path.appending(domain)).string()
+                }) {
                     app.aasa[domain.lowercased()] = path
                 }
             }
@@ -218,7 +220,10 @@ extension Configuration {
                 .schemeList(allowForbidden: false, errors: &errors)
         }
         if let v = o["allowedHosts"] {
-            security.allowedHosts = ConfigReader(v, at: reader.path.appending("allowedHosts")).hostList(allowWildcards: true, errors: &errors)
+            security.allowedHosts = ConfigReader(v, at: reader.path.appending("allowedHosts")).hostList(
+                allowWildcards: true,
+                errors: &errors
+            )
         }
         if let v = o["maxURLLength"] {
             if let value = errors.attempt({ () throws(ConfigurationError) in

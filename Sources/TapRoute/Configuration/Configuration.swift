@@ -53,7 +53,8 @@ public struct Configuration: Sendable, Equatable {
     /// not matter.
     public static func == (lhs: Configuration, rhs: Configuration) -> Bool {
         lhs.version == rhs.version && lhs.app == rhs.app && lhs.defaults == rhs.defaults
-            && lhs.adapters == rhs.adapters && lhs.enablesEveryAdapter == rhs.enablesEveryAdapter && lhs.routes == rhs.routes && lhs.security == rhs.security
+            && lhs.adapters == rhs.adapters && lhs.enablesEveryAdapter == rhs.enablesEveryAdapter && lhs.routes == rhs.routes
+            && lhs.security == rhs.security
             && lhs.limits == rhs.limits
     }
 

@@ -28,7 +28,8 @@ extension AdapterRegistry {
                     )
                 }
             } catch {
-                var message = "route '\(route.pattern)' can never match: its URLs (such as '\(route.exampleURL)') are refused because the URL \(error.reason)"
+                var message =
+                    "route '\(route.pattern)' can never match: its URLs (such as '\(route.exampleURL)') are refused because the URL \(error.reason)"
                 if let scheme = try? URLParts.parse(route.exampleURL).scheme,
                     !allowedSchemes.contains(where: { $0.scheme == scheme }),
                     !SecuritySettings.forbiddenSchemes.contains(scheme)

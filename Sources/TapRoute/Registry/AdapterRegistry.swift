@@ -93,7 +93,11 @@ public struct AdapterRegistry: Sendable {
             guard let type = types[settings.id] else {
                 let names = types.keys.sorted().joined(separator: ", ")
                 found.append(
-                    ConfigurationError("unknown adapter id '\(settings.id)'; known: \(names)", kind: .unknownAdapter, at: path.appending("id"))
+                    ConfigurationError(
+                        "unknown adapter id '\(settings.id)'; known: \(names)",
+                        kind: .unknownAdapter,
+                        at: path.appending("id")
+                    )
                 )
                 continue
             }
