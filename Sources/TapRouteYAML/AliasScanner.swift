@@ -76,14 +76,16 @@ enum AliasScanner {
 
     /// `yaml` with every anchor candidate turned into something that is not an anchor and
     /// keeps every position: `&name` becomes the tag `!name`, or spaces when a tag follows
-    /// (a node has at most one).
+    /// (a node has at most one) or when the name is followed by a character a tag would
+    /// take in (`:`, `?`, `%`, `@`: `{&a:*b}` must keep its alias).
     static func blankingAnchors(_ candidates: [Candidate], in yaml: String) -> String {
         var bytes = Array(yaml.utf8)
+        let tagCharacters: Set<UInt8> = [UInt8(ascii: ":"), UInt8(ascii: "?"), UInt8(ascii: "%"), UInt8(ascii: "@")]
         for candidate in candidates where candidate.isAnchor {
             let nameEnd = candidate.offset + 1 + candidate.name.utf8.count
             var next = nameEnd
             while next < bytes.count, bytes[next] == UInt8(ascii: " ") || bytes[next] == UInt8(ascii: "\t") { next += 1 }
-            if next < bytes.count, bytes[next] == UInt8(ascii: "!") {
+            if next < bytes.count, bytes[next] == UInt8(ascii: "!") || (next == nameEnd && tagCharacters.contains(bytes[next])) {
                 for j in candidate.offset..<nameEnd { bytes[j] = UInt8(ascii: " ") }
             } else {
                 bytes[candidate.offset] = UInt8(ascii: "!")

@@ -79,6 +79,9 @@ import Testing
         ("- &a x\n- [*a, *a]\n", 2, 4),
         ("a: *undefined\n", 1, 4),
         ("adapters:\n  - &t {id: taptalk}\n  - *t\n", 3, 5),
+        // An alias right after an anchored empty key, where a tag would swallow it: refused
+        // (at the anchor, as the parser stops there).
+        ("b: &b [x]\nm: {&a:*b}\n", 2, 5),
         // Text that looks like an anchor inside a string defines none.
         ("x: \"Tom &Jerry\"\ny: *Jerry\n", 2, 4),
     ])
