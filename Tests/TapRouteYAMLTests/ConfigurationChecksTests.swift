@@ -211,6 +211,36 @@ import Testing
         }
     }
 
+    @Test func theIndexedSearchFindsTheSameFirstShadowingRouteAsComparingEveryPair() throws {
+        // Deterministic pseudo-random route lists over a small alphabet, so that routes
+        // often share scheme, host and segments.
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let segments = ["x", "y", "{c}", "e\u{301}", "\u{e9}"]
+        for _ in 0..<300 {
+            var routes: [Route] = []
+            for _ in 0..<(1 + next(12)) {
+                var pattern = ["a", "b"][next(2)] + (next(3) == 0 ? ":" : "://" + ["h", "H"][next(2)])
+                var names = 0
+                for _ in 0..<next(4) {
+                    var segment = segments[next(segments.count)]
+                    if segment == "{c}" {
+                        segment = "{c\(names)}"
+                        names += 1
+                    }
+                    pattern += (pattern.hasSuffix(":") ? "" : "/") + segment
+                }
+                if next(3) == 0 { pattern += pattern.hasSuffix(":") ? "*" : "/*" }
+                routes.append(try Route(pattern: pattern, screen: "s"))
+            }
+            let pairwise = routes.indices.map { i in routes[..<i].firstIndex { $0.matchesEveryURL(of: routes[i]) } }
+            #expect(Route.firstShadowing(in: routes) == pairwise, "\(routes.map(\.pattern))")
+        }
+    }
+
     @Test func shadowedAndUnreachableRoutesAreReportedAtTheirURL() throws {
         let yaml = """
             app: {schemes: [myapp]}

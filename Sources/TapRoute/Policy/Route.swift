@@ -200,3 +200,71 @@ extension String {
         String(String.UnicodeScalarView(unicodeScalars.map { $0 == "{" || $0 == "}" ? "_" : $0 }))
     }
 }
+
+extension Route {
+    /// For each route of `routes`, the index of the first earlier route that matches every
+    /// URL it matches (``matchesEveryURL(of:)``), or `nil`.
+    ///
+    /// The earlier routes are kept in a tree of their segments per scheme and host, so a
+    /// route is compared only with the earlier routes whose segments agree with its own
+    /// position by position — not with every earlier route.
+    public static func firstShadowing(in routes: [Route]) -> [Int?] {
+        final class Node {
+            var literals: [[UInt8]: Node] = [:]
+            var capture: Node?
+            var exact: Int?
+            var rest: Int?
+        }
+        struct Key: Hashable {
+            var scheme: String
+            var host: String?
+        }
+        var roots: [Key: Node] = [:]
+        var result: [Int?] = []
+        result.reserveCapacity(routes.count)
+        for (index, route) in routes.enumerated() {
+            let key = Key(scheme: route.scheme, host: route.host)
+            let root: Node
+            if let existing = roots[key] {
+                root = existing
+            } else {
+                root = Node()
+                roots[key] = root
+            }
+            var first: Int?
+            var pending: [(node: Node, depth: Int)] = [(root, 0)]
+            while let (node, depth) = pending.popLast() {
+                if let rest = node.rest { first = min(first ?? rest, rest) }
+                guard depth < route.segments.count else {
+                    if !route.matchesRest, let exact = node.exact { first = min(first ?? exact, exact) }
+                    continue
+                }
+                if let capture = node.capture { pending.append((capture, depth + 1)) }
+                if case .literal(let literal) = route.segments[depth], let child = node.literals[Array(literal.utf8)] {
+                    pending.append((child, depth + 1))
+                }
+            }
+            result.append(first)
+            var node = root
+            for segment in route.segments {
+                switch segment {
+                case .capture:
+                    let child = node.capture ?? Node()
+                    node.capture = child
+                    node = child
+                case .literal(let literal):
+                    let bytes = Array(literal.utf8)
+                    let child = node.literals[bytes] ?? Node()
+                    node.literals[bytes] = child
+                    node = child
+                }
+            }
+            if route.matchesRest {
+                if node.rest == nil { node.rest = index }
+            } else if node.exact == nil {
+                node.exact = index
+            }
+        }
+        return result
+    }
+}

@@ -14,11 +14,12 @@ extension AdapterRegistry {
     public func unreachableRoutes() -> [ConfigurationError] {
         var errors: [ConfigurationError] = []
         let routes = configuration.routes
+        let shadowing = Route.firstShadowing(in: routes)
         for (i, route) in routes.enumerated() {
             let path: ConfigurationError.KeyPath = ["routes", .index(i), "url"]
             do throws(URLSafety.Rejection) {
                 _ = try policy.safety.check(route.exampleURL)
-                if let earlier = routes[..<i].firstIndex(where: { $0.matchesEveryURL(of: route) }) {
+                if let earlier = shadowing[i] {
                     errors.append(
                         ConfigurationError(
                             "route '\(route.pattern)' can never match: routes[\(earlier)] '\(routes[earlier].pattern)' comes first and matches every URL it matches",
