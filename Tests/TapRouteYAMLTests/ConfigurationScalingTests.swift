@@ -22,7 +22,8 @@ import Testing
         func mapping(_ n: Int) -> String { "{" + (0..<n).map { "k\($0): 1" }.joined(separator: ", ") + "}" }
         let small = mapping(3_000)
         let large = mapping(12_000)
-        let ratio = try fastest { _ = try YAMLConfiguration.document(yaml: large) } / fastest { _ = try YAMLConfiguration.document(yaml: small) }
+        let ratio =
+            try fastest { _ = try YAMLConfiguration.document(yaml: large) } / fastest { _ = try YAMLConfiguration.document(yaml: small) }
         #expect(ratio < 10, "ratio \(ratio)")
     }
 
