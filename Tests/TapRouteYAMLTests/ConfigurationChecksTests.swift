@@ -167,6 +167,25 @@ import Testing
         #expect(!registry.allowedSchemes.contains { $0.scheme == "taptalkio" })
     }
 
+    @Test func allowedHostsDoNotApplyToTheAppsOwnSchemes() throws {
+        let yaml = """
+            app: {schemes: [myapp, https]}
+            adapters: [{id: taptalk, schemes: [chatapp]}]
+            routes: [{url: "myapp://product/{id}", screen: product}]
+            security: {allowedHosts: [web.example]}
+            """
+        let registry = try registry(yaml)
+        #expect(registry.unreachableRoutes().isEmpty)
+        #expect(
+            try registry.normalize(.url("myapp://product/1")).destination
+                == .screen(name: "product", parameters: ["id": "1"], url: "myapp://product/1")
+        )
+        #expect(!(try registry.normalize(.url("chatapp://room/7")).warnings.contains { $0.code == .urlRejected }))
+        // Web URLs stay held to the list, even with https among the app's schemes.
+        #expect(try registry.normalize(.url("https://evil.example/")).warnings.map(\.code) == [.urlRejected])
+        #expect(try registry.normalize(.url("https://web.example/")).warnings.isEmpty)
+    }
+
     @Test func allowedSchemesNameEveryOrigin() throws {
         let registry = try registry("app: {schemes: [taptalkio, myapp]}\nadapters: [taptalk]\nsecurity: {allowedSchemes: [myapp, https]}\n")
         #expect(

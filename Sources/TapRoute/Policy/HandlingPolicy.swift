@@ -30,15 +30,16 @@ public struct HandlingPolicy: Sendable {
     ///
     /// URLs with one of the app's own schemes (`app.schemes`) or of `trustedSchemes` (the
     /// schemes enabled adapters claim) are allowed as if `security.allowedSchemes` listed
-    /// them; the never-allowed schemes stay refused.
+    /// them, and are not held to `security.allowedHosts` (unless http or https); the
+    /// never-allowed schemes stay refused.
     public init(configuration: Configuration, classifier: URLClassifier? = nil, trustedSchemes: [String] = []) {
         self.configuration = configuration
         var security = configuration.security
-        for scheme in configuration.app.schemes + trustedSchemes.map({ $0.lowercased() })
-        where !security.allowedSchemes.contains(scheme) && !SecuritySettings.forbiddenSchemes.contains(scheme) {
+        let ownSchemes = configuration.app.schemes + trustedSchemes.map { $0.lowercased() }
+        for scheme in ownSchemes where !security.allowedSchemes.contains(scheme) && !SecuritySettings.forbiddenSchemes.contains(scheme) {
             security.allowedSchemes.append(scheme)
         }
-        self.safety = URLSafety(settings: security)
+        self.safety = URLSafety(settings: security, ownSchemes: ownSchemes)
         self.classifier = classifier ?? URLClassifier(app: configuration.app, aasa: configuration.app.aasaDocuments)
     }
 
