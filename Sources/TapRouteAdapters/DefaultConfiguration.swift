@@ -54,7 +54,9 @@ extension DefaultConfiguration {
             screen: product
 
         security:
-          allowedSchemes: [https, http, campaigndemoapp, taptalkio, tel, mailto]
+          # Schemes a destination URL may have, besides app.schemes and the schemes an enabled
+          # adapter claims (TapTalk's taptalkio), which are allowed by being declared.
+          allowedSchemes: [https, http, tel, mailto]
           allowedHosts: []        # empty: any host
           maxURLLength: 4096
 

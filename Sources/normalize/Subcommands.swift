@@ -9,8 +9,13 @@ import TapRouteYAML
 struct CheckConfig: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check-config",
-        abstract: "Validate a configuration and print the effective adapters, policy and routes.",
-        discussion: "Exit status 0 when the configuration is valid, 2 with file:line:column and the key path when it is not."
+        abstract: "Validate a configuration and print the effective adapters, allowed schemes, policy and routes.",
+        discussion: """
+            Reports every error of the file in file order, with file:line:column and the key path, \
+            including routes that can never match (a scheme or host the safety rules refuse, or an \
+            earlier route that matches all their URLs). Exit status 0 when the configuration is valid, \
+            2 when it is not.
+            """
     )
 
     @Argument(help: ArgumentHelp("The configuration file; default: --config, ./config.yaml, or the embedded default.", valueName: "file"))
@@ -21,14 +26,40 @@ struct CheckConfig: ParsableCommand {
     func run() throws {
         var options = self.options
         if let file { options.config = file }
-        let registry = try options.loadRegistry()
-        let (_, source) = try loadSource(options)
+        let (text, origin) = try options.text()
+        var errors: [ConfigurationError]
+        let configuration: Configuration
+        do throws(ConfigurationError) {
+            (configuration, errors) = try YAMLConfiguration.reading(yaml: text, file: origin.name)
+        } catch {
+            throw ConfigurationFailure(error: error, note: origin.note)
+        }
+        var registryErrors = ConfigurationErrorList()
+        let registry = AdapterRegistry(
+            configuration: configuration,
+            adapterTypes: AdapterRegistry.builtInAdapterTypes,
+            errors: &registryErrors
+        )
+        errors += registryErrors.list
+        errors += registry.unreachableRoutes()
+        if let error = ConfigurationError(collecting: errors) { throw ConfigurationFailure(error: error, note: origin.note) }
+        let output = OutputSink()
+        output.append(Array(Self.summary(of: registry, name: origin.name).utf8))
+        try output.flush()
+    }
+
+    /// What the configuration means, as printed.
+    static func summary(of registry: AdapterRegistry, name: String) -> String {
         let c = registry.configuration
-        var out = "configuration: \(source) (valid)\n"
+        var out = "configuration: \(name) (valid)\n"
         out += "app:\n  schemes: \(c.app.schemes.joined(separator: ", "))\n  domains: \(c.app.domains.joined(separator: ", "))\n"
         if let appID = c.app.appID { out += "  appID: \(appID)\n" }
         for (domain, path) in c.app.aasa.sorted(by: { $0.key < $1.key }) { out += "  aasa: \(domain) -> \(path)\n" }
-        out += "adapters (detection order; link is the fallback for links):\n"
+        if c.enablesEveryAdapter {
+            out += "adapters (detection order; every built-in adapter, as the configuration lists none; link is the fallback for links):\n"
+        } else {
+            out += "adapters (detection order; link is the fallback for links):\n"
+        }
         var ids = registry.adapters.map { type(of: $0).id }
         if !ids.contains(LinkAdapter.id) { ids.append(LinkAdapter.id) }
         for id in ids {
@@ -49,21 +80,18 @@ struct CheckConfig: ParsableCommand {
         out += "routes (first match wins):\n"
         if c.routes.isEmpty { out += "  (none)\n" }
         for route in c.routes { out += "  - \(route.pattern) -> \(route.screen)\n" }
-        out += "security:\n  allowedSchemes: \(c.security.allowedSchemes.joined(separator: ", "))\n"
+        out += "security:\n  allowedSchemes (effective; from):\n"
+        let securityListed = c.source?.marks[["security", "allowedSchemes"]] != nil
+        for entry in registry.allowedSchemes {
+            let origins = entry.origins.map { origin in
+                origin == .security && !securityListed ? "built-in default" : origin.description
+            }
+            out += "    - \(entry.scheme) (\(origins.joined(separator: ", ")))\n"
+        }
         out += "  allowedHosts: \(c.security.allowedHosts.isEmpty ? "(any)" : c.security.allowedHosts.joined(separator: ", "))\n"
         out += "  maxURLLength: \(c.security.maxURLLength)\n"
         out += "limits:\n  maxRecordBytes: \(c.limits.maxRecordBytes)\n  maxDepth: \(c.limits.maxDepth)\n"
-        let output = OutputSink()
-        output.append(Array(out.utf8))
-        try output.flush()
-    }
-
-    private func loadSource(_ options: ConfigurationOptions) throws -> (Configuration, String) {
-        do throws(ConfigurationError) {
-            return try options.loadConfiguration()
-        } catch {
-            throw ConfigurationFailure(error: error)
-        }
+        return out
     }
 }
 

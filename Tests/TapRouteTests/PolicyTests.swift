@@ -201,6 +201,7 @@ private struct EchoAdapter: PayloadAdapter {
         #expect(
             throws: ConfigurationError(
                 "unknown key 'colour' for adapter 'echo'; expected one of: id, automaticallyOpenDeeplinks, channels, key",
+                kind: .unknownKey,
                 at: ["adapters", 0, "colour"],
                 isAboutKey: true
             )
@@ -210,7 +211,9 @@ private struct EchoAdapter: PayloadAdapter {
         let badValue: JSONValue = ["adapters": [["id": "echo", "key": ""]]]
         #expect(throws: ConfigurationError("must not be empty", at: ["adapters", 0, "key"])) { try registry(badValue) }
         let unknownID: JSONValue = ["adapters": [["id": "acme"]]]
-        #expect(throws: ConfigurationError("unknown adapter id 'acme'; known: echo, link", at: ["adapters", 0, "id"])) {
+        #expect(
+            throws: ConfigurationError("unknown adapter id 'acme'; known: echo, link", kind: .unknownAdapter, at: ["adapters", 0, "id"])
+        ) {
             try registry(unknownID)
         }
     }

@@ -120,8 +120,8 @@ import Testing
         #expect(throws: ConfigurationError.self) { try YAMLConfiguration.load(contentsOf: "/nonexistent/config.yaml") }
     }
 
-    @Test func emptyDocumentIsTheEmptyConfiguration() throws {
-        #expect(try YAMLConfiguration.parse(yaml: "") == Configuration())
+    @Test func emptyDocumentIsTheEmptyConfigurationWithEveryAdapter() throws {
+        #expect(try YAMLConfiguration.parse(yaml: "") == Configuration(enablesEveryAdapter: true))
     }
 }
 

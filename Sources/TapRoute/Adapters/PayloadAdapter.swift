@@ -64,11 +64,19 @@ public protocol PayloadAdapter: Sendable {
     /// governs deep links, while an "Open URL" action is always opened. Configuration
     /// levels still apply.
     func eventOverrideApplies(to interaction: Interaction) -> Bool
+
+    /// The custom URL schemes this adapter reads links of (TapTalk's `schemes`), lower-cased.
+    /// They are allowed destinations without being listed in `security.allowedSchemes`:
+    /// configuring the adapter declares them. Empty by default.
+    var claimedSchemes: [String] { get }
 }
 
 extension PayloadAdapter {
     /// The per-event override applies to every interaction by default.
     public func eventOverrideApplies(to interaction: Interaction) -> Bool { true }
+
+    /// No claimed schemes by default.
+    public var claimedSchemes: [String] { [] }
 
     /// No adapter-specific keys by default.
     public static var configurationKeys: [String] { [] }

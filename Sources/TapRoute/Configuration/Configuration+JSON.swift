@@ -6,132 +6,201 @@ extension Configuration {
     ///
     /// Every key is checked: unknown keys, wrong types, duplicate adapter ids, bad schemes,
     /// bad route patterns and out-of-range numbers are errors naming the key path (and, with
-    /// a `source`, the file, line and column). Adapter ids and adapter-specific keys are
-    /// checked later, by ``AdapterRegistry``, which knows the adapters.
+    /// a `source`, the file, line and column). Reading goes on after an error, so that the
+    /// thrown error lists every problem of the document (``ConfigurationError/errors``), in
+    /// file order. Adapter ids and adapter-specific keys are checked later, by
+    /// ``AdapterRegistry``, which knows the adapters.
+    ///
+    /// A document without `adapters` enables every adapter the registry is given
+    /// (``enablesEveryAdapter``); `adapters: []` enables none.
     ///
     /// - Parameters:
     ///   - json: the document; `null` or an empty object is the empty configuration.
     ///   - source: where it was read from, to locate errors.
     /// - Throws: ``ConfigurationError``.
     public init(json: JSONValue, source: ConfigurationSource? = nil) throws(ConfigurationError) {
-        do throws(ConfigurationError) {
-            try self.init(decoding: json)
-            self.source = source
-        } catch {
-            throw source?.locate(error) ?? error
-        }
+        let (configuration, errors) = Configuration.reading(json: json, source: source)
+        if let error = ConfigurationError(collecting: errors) { throw error }
+        self = configuration
     }
 
-    private init(decoding json: JSONValue) throws(ConfigurationError) {
-        self.init()
+    /// Reads as much of a configuration document as is valid: the configuration without
+    /// the values that are wrong, and an error for each of them (located with `source`).
+    package static func reading(json: JSONValue, source: ConfigurationSource?) -> (Configuration, [ConfigurationError]) {
+        var errors = ConfigurationErrorList()
+        var configuration = Configuration()
+        configuration.enablesEveryAdapter = true
+        configuration.read(json, errors: &errors)
+        configuration.source = source
+        return (configuration, errors.list.map { source?.locate($0) ?? $0 })
+    }
+
+    private mutating func read(_ json: JSONValue, errors: inout ConfigurationErrorList) {
         if json.isNull { return }
-        let root = ConfigReader(json, at: [])
-        let o = try root.object(allowedKeys: Configuration.topLevelKeys)
-        if let v = o["version"] {
-            let version = try ConfigReader(v, at: ["version"]).integer()
-            guard version == 1 else { throw ConfigurationError("unsupported version \(version); only 1 exists", at: ["version"]) }
+        guard let o = errors.attempt({ () throws(ConfigurationError) in try ConfigReader(json, at: []).object(allowedKeys: nil) }) else {
+            return
         }
-        if let v = o["app"] { app = try Self.readApp(ConfigReader(v, at: ["app"])) }
+        errors.append(ConfigReader(json, at: []).unknownKeys(in: o, allowedKeys: Configuration.topLevelKeys))
+        if let v = o["version"] {
+            errors.attempt { () throws(ConfigurationError) in
+                let version = try ConfigReader(v, at: ["version"]).integer()
+                guard version == 1 else { throw ConfigurationError("unsupported version \(version); only 1 exists", at: ["version"]) }
+            }
+        }
+        if let v = o["app"] { app = Self.readApp(ConfigReader(v, at: ["app"]), errors: &errors) }
         if let v = o["defaults"] {
-            defaults = try Self.readPolicy(ConfigReader(v, at: ["defaults"]), allowedKeys: ["automaticallyOpenDeeplinks"])
+            defaults = Self.readPolicy(ConfigReader(v, at: ["defaults"]), allowedKeys: ["automaticallyOpenDeeplinks"], errors: &errors)
         }
         if let v = o["adapters"] {
-            let reader = ConfigReader(v, at: ["adapters"])
+            enablesEveryAdapter = false
             var seen: [String: Int] = [:]
-            for (i, element) in try reader.array().enumerated() {
-                let settings = try Self.readAdapter(element)
+            let elements: [ConfigReader] =
+                errors.attempt { () throws(ConfigurationError) -> [ConfigReader] in try ConfigReader(v, at: ["adapters"]).array() } ?? []
+            for (i, element) in elements.enumerated() {
+                guard let settings = Self.readAdapter(element, errors: &errors) else { continue }
                 if let first = seen[settings.id] {
-                    throw ConfigurationError(
-                        "duplicate adapter id '\(settings.id)' (already listed at adapters[\(first)])",
-                        at: element.path.appending("id")
+                    errors.append(
+                        ConfigurationError(
+                            "duplicate adapter id '\(settings.id)' (already listed at adapters[\(first)])",
+                            kind: .duplicateAdapter,
+                            at: element.path.appending("id")
+                        )
                     )
+                    continue
                 }
                 seen[settings.id] = i
                 adapters.append(settings)
             }
         }
         if let v = o["routes"] {
-            for element in try ConfigReader(v, at: ["routes"]).array() {
-                let r = try element.object(allowedKeys: ["url", "screen"])
-                let pattern = try element.required(r, "url").string()
-                let screen = try element.required(r, "screen").string()
-                guard !screen.isEmpty else { throw ConfigurationError("screen must not be empty", at: element.path.appending("screen")) }
-                do throws(Route.PatternError) {
-                    routes.append(try Route(pattern: pattern, screen: screen))
-                } catch {
-                    throw ConfigurationError("bad route pattern '\(pattern)': \(error.reason)", at: element.path.appending("url"))
+            for element in errors.attempt({ () throws(ConfigurationError) in try ConfigReader(v, at: ["routes"]).array() }) ?? [] {
+                let route = errors.attempt { () throws(ConfigurationError) -> Route? in
+                    let r = try element.object(allowedKeys: nil)
+                    var local = ConfigurationErrorList()
+                    local.append(element.unknownKeys(in: r, allowedKeys: ["url", "screen"]))
+                    let pattern = local.attempt { () throws(ConfigurationError) in try element.required(r, "url").string() }
+                    let screen = local.attempt { () throws(ConfigurationError) -> String in
+                        let screen = try element.required(r, "screen").string()
+                        guard !screen.isEmpty else {
+                            throw ConfigurationError("screen must not be empty", at: element.path.appending("screen"))
+                        }
+                        return screen
+                    }
+                    if let pattern, let screen {
+                        do throws(Route.PatternError) {
+                            return try Route(pattern: pattern, screen: screen)
+                        } catch {
+                            local.append(
+                                ConfigurationError("bad route pattern '\(pattern)': \(error.reason)", at: element.path.appending("url"))
+                            )
+                        }
+                    }
+                    if let error = ConfigurationError(collecting: local.list) { throw error }
+                    return nil
                 }
+                if let route = route ?? nil { routes.append(route) }
             }
         }
-        if let v = o["security"] { security = try Self.readSecurity(ConfigReader(v, at: ["security"])) }
+        if let v = o["security"] { security = Self.readSecurity(ConfigReader(v, at: ["security"]), errors: &errors) }
         if let v = o["limits"] {
             let reader = ConfigReader(v, at: ["limits"])
-            let l = try reader.object(allowedKeys: ["maxRecordBytes", "maxDepth"])
-            if let n = l["maxRecordBytes"] {
-                limits.maxRecordBytes = try ConfigReader(n, at: reader.path.appending("maxRecordBytes")).integer(in: 64...(1 << 30))
+            let l = errors.attempt { () throws(ConfigurationError) in try reader.object(allowedKeys: nil) } ?? [:]
+            errors.append(reader.unknownKeys(in: l, allowedKeys: ["maxRecordBytes", "maxDepth"]))
+            if let n = l["maxRecordBytes"],
+                let value = errors.attempt({ () throws(ConfigurationError) in
+                    try ConfigReader(n, at: reader.path.appending("maxRecordBytes")).integer(in: 64...(1 << 30))
+                })
+            {
+                limits.maxRecordBytes = value
             }
-            if let n = l["maxDepth"] {
-                limits.maxDepth = try ConfigReader(n, at: reader.path.appending("maxDepth")).integer(in: 2...10_000)
+            if let n = l["maxDepth"],
+                let value = errors.attempt({ () throws(ConfigurationError) in
+                    try ConfigReader(n, at: reader.path.appending("maxDepth")).integer(in: 2...10_000)
+                })
+            {
+                limits.maxDepth = value
             }
         }
     }
 
-    private static func readApp(_ reader: ConfigReader) throws(ConfigurationError) -> AppSettings {
-        let o = try reader.object(allowedKeys: ["schemes", "domains", "appID", "aasa"])
+    private static func readApp(_ reader: ConfigReader, errors: inout ConfigurationErrorList) -> AppSettings {
         var app = AppSettings()
+        guard let o = errors.attempt({ () throws(ConfigurationError) in try reader.object(allowedKeys: nil) }) else { return app }
+        errors.append(reader.unknownKeys(in: o, allowedKeys: ["schemes", "domains", "appID", "aasa"]))
         if let v = o["schemes"] {
-            app.schemes = try ConfigReader(v, at: reader.path.appending("schemes")).schemeList(allowForbidden: false)
+            app.schemes = ConfigReader(v, at: reader.path.appending("schemes")).schemeList(allowForbidden: false, errors: &errors)
         }
         if let v = o["domains"] {
-            app.domains = try ConfigReader(v, at: reader.path.appending("domains")).hostList(allowWildcards: false)
+            app.domains = ConfigReader(v, at: reader.path.appending("domains")).hostList(allowWildcards: false, errors: &errors)
         }
         if let v = o["appID"] {
-            let id = try ConfigReader(v, at: reader.path.appending("appID")).string()
-            guard id.contains("."), !id.hasPrefix("."), !id.contains(" ") else {
-                throw ConfigurationError(
-                    "appID '\(id)' is not of the form TEAMID.bundle.identifier",
-                    at: reader.path.appending("appID")
-                )
+            app.appID = errors.attempt { () throws(ConfigurationError) in
+                let id = try ConfigReader(v, at: reader.path.appending("appID")).string()
+                guard id.contains("."), !id.hasPrefix("."), !id.contains(" ") else {
+                    throw ConfigurationError(
+                        "appID '\(id)' is not of the form TEAMID.bundle.identifier",
+                        at: reader.path.appending("appID")
+                    )
+                }
+                return id
             }
-            app.appID = id
         }
         if let v = o["aasa"] {
             let r = ConfigReader(v, at: reader.path.appending("aasa"))
-            for (domain, file) in try r.object(allowedKeys: nil) {
-                app.aasa[domain.lowercased()] = try ConfigReader(file, at: r.path.appending(domain)).string()
+            let files: JSONObject = errors.attempt { () throws(ConfigurationError) -> JSONObject in try r.object(allowedKeys: nil) } ?? [:]
+            for (domain, file) in files {
+                if let path = errors.attempt({ () throws(ConfigurationError) in
+                    try ConfigReader(file, at: r.path.appending(domain)).string()
+                }) {
+                    app.aasa[domain.lowercased()] = path
+                }
             }
         }
         return app
     }
 
-    private static func readPolicy(_ reader: ConfigReader, allowedKeys: [String]) throws(ConfigurationError) -> PolicySettings {
-        let o = try reader.object(allowedKeys: allowedKeys)
+    private static func readPolicy(
+        _ reader: ConfigReader,
+        allowedKeys: [String],
+        errors: inout ConfigurationErrorList
+    ) -> PolicySettings {
         var policy = PolicySettings()
+        guard let o = errors.attempt({ () throws(ConfigurationError) in try reader.object(allowedKeys: nil) }) else { return policy }
+        errors.append(reader.unknownKeys(in: o, allowedKeys: allowedKeys))
         if let v = o["automaticallyOpenDeeplinks"] {
-            policy.automaticallyOpenDeeplinks = try ConfigReader(v, at: reader.path.appending("automaticallyOpenDeeplinks")).bool()
+            policy.automaticallyOpenDeeplinks = errors.attempt { () throws(ConfigurationError) in
+                try ConfigReader(v, at: reader.path.appending("automaticallyOpenDeeplinks")).bool()
+            }
         }
         return policy
     }
 
-    private static func readAdapter(_ reader: ConfigReader) throws(ConfigurationError) -> AdapterSettings {
+    private static func readAdapter(_ reader: ConfigReader, errors: inout ConfigurationErrorList) -> AdapterSettings? {
         if case .string(let id) = reader.value {
-            return AdapterSettings(id: try reader.identifier(id))
+            return errors.attempt { () throws(ConfigurationError) in AdapterSettings(id: try reader.identifier(id)) }
         }
-        let o = try reader.object(allowedKeys: nil)
-        let id = try reader.identifier(try reader.required(o, "id").string())
+        guard let o = errors.attempt({ () throws(ConfigurationError) in try reader.object(allowedKeys: nil) }) else { return nil }
+        guard let id = errors.attempt({ () throws(ConfigurationError) in try reader.identifier(try reader.required(o, "id").string()) })
+        else { return nil }
         var settings = AdapterSettings(id: id)
         var options = JSONObject()
         for (key, value) in o {
             switch key {
             case "id": continue
             case "automaticallyOpenDeeplinks":
-                settings.policy.automaticallyOpenDeeplinks = try ConfigReader(value, at: reader.path.appending(key)).bool()
+                settings.policy.automaticallyOpenDeeplinks = errors.attempt { () throws(ConfigurationError) in
+                    try ConfigReader(value, at: reader.path.appending(key)).bool()
+                }
             case "channels":
                 let channelsReader = ConfigReader(value, at: reader.path.appending(key))
-                for (name, channelValue) in try channelsReader.object(allowedKeys: Channel.allCases.map(\.rawValue)) {
-                    settings.channels[Channel(rawValue: name)!] = try readPolicy(
+                let channels = errors.attempt { () throws(ConfigurationError) in try channelsReader.object(allowedKeys: nil) } ?? [:]
+                errors.append(channelsReader.unknownKeys(in: channels, allowedKeys: Channel.allCases.map(\.rawValue)))
+                for (name, channelValue) in channels {
+                    guard let channel = Channel(rawValue: name) else { continue }
+                    settings.channels[channel] = readPolicy(
                         ConfigReader(channelValue, at: channelsReader.path.appending(name)),
-                        allowedKeys: ["automaticallyOpenDeeplinks"]
+                        allowedKeys: ["automaticallyOpenDeeplinks"],
+                        errors: &errors
                     )
                 }
             default:
@@ -142,19 +211,53 @@ extension Configuration {
         return settings
     }
 
-    private static func readSecurity(_ reader: ConfigReader) throws(ConfigurationError) -> SecuritySettings {
-        let o = try reader.object(allowedKeys: ["allowedSchemes", "allowedHosts", "maxURLLength"])
+    private static func readSecurity(_ reader: ConfigReader, errors: inout ConfigurationErrorList) -> SecuritySettings {
         var security = SecuritySettings()
+        guard let o = errors.attempt({ () throws(ConfigurationError) in try reader.object(allowedKeys: nil) }) else { return security }
+        errors.append(reader.unknownKeys(in: o, allowedKeys: ["allowedSchemes", "allowedHosts", "maxURLLength"]))
         if let v = o["allowedSchemes"] {
-            security.allowedSchemes = try ConfigReader(v, at: reader.path.appending("allowedSchemes")).schemeList(allowForbidden: false)
+            security.allowedSchemes = ConfigReader(v, at: reader.path.appending("allowedSchemes"))
+                .schemeList(allowForbidden: false, errors: &errors)
         }
         if let v = o["allowedHosts"] {
-            security.allowedHosts = try ConfigReader(v, at: reader.path.appending("allowedHosts")).hostList(allowWildcards: true)
+            security.allowedHosts = ConfigReader(v, at: reader.path.appending("allowedHosts")).hostList(
+                allowWildcards: true,
+                errors: &errors
+            )
         }
         if let v = o["maxURLLength"] {
-            security.maxURLLength = try ConfigReader(v, at: reader.path.appending("maxURLLength")).integer(in: 16...1_000_000)
+            if let value = errors.attempt({ () throws(ConfigurationError) in
+                try ConfigReader(v, at: reader.path.appending("maxURLLength")).integer(in: 16...1_000_000)
+            }) {
+                security.maxURLLength = value
+            }
         }
         return security
+    }
+}
+
+/// Errors collected while reading, so that one run reports them all.
+package struct ConfigurationErrorList {
+    /// The errors, in the order found.
+    package var list: [ConfigurationError] = []
+
+    /// Creates an empty list.
+    package init() {}
+
+    /// Adds `error` (and the errors it carries), if any.
+    package mutating func append(_ error: ConfigurationError?) {
+        if let error { list += error.errors }
+    }
+
+    /// Runs `body`, keeping its error and returning `nil` when it throws.
+    @discardableResult
+    package mutating func attempt<T>(_ body: () throws(ConfigurationError) -> T) -> T? {
+        do throws(ConfigurationError) {
+            return try body()
+        } catch {
+            append(error)
+            return nil
+        }
     }
 }
 
@@ -174,28 +277,72 @@ public struct ConfigReader: Sendable {
     }
 
     private func mismatch(_ expected: String) -> ConfigurationError {
-        ConfigurationError("expected \(expected), got \(value.typeDescription)", at: path)
+        ConfigurationError("expected \(expected), got \(value.typeDescription)", kind: .typeMismatch, at: path)
     }
 
-    /// The value as a mapping; with `allowedKeys`, any other key is an error naming it.
+    /// The value as a mapping; with `allowedKeys`, any other key is an error naming it (one
+    /// error listing every unknown key, each with a suggestion when one is close).
     public func object(allowedKeys: [String]?) throws(ConfigurationError) -> JSONObject {
         if value.isNull { return [:] }
         guard case .object(let o) = value else { throw mismatch("a mapping") }
-        if let allowedKeys {
-            for key in o.keys where !allowedKeys.contains(key) {
-                throw ConfigurationError(
-                    "unknown key '\(key)'; expected one of: \(allowedKeys.joined(separator: ", "))",
-                    at: path.appending(key),
-                    isAboutKey: true
-                )
+        if let allowedKeys, let error = unknownKeys(in: o, allowedKeys: allowedKeys) { throw error }
+        return o
+    }
+
+    /// An ``ConfigurationError/Kind/unknownKey`` error for each key of `object` (this
+    /// value) that is not in `allowedKeys`, with "did you mean" when an allowed key is
+    /// close; `nil` when there is none.
+    public func unknownKeys(in object: JSONObject, allowedKeys: [String], adapter: String? = nil) -> ConfigurationError? {
+        var errors: [ConfigurationError] = []
+        for key in object.keys where !allowedKeys.contains(key) {
+            var message = "unknown key '\(key)'"
+            if let adapter { message += " for adapter '\(adapter)'" }
+            message += "; expected one of: \(allowedKeys.joined(separator: ", "))"
+            if let suggestion = Self.closest(to: key, in: allowedKeys) { message += "; did you mean '\(suggestion)'?" }
+            errors.append(ConfigurationError(message, kind: .unknownKey, at: path.appending(key), isAboutKey: true))
+        }
+        return ConfigurationError(collecting: errors)
+    }
+
+    /// The candidate closest to `key` by edit distance (case-insensitive), when it is close
+    /// enough to be a likely typo: at most one edit per three characters, at least one.
+    static func closest(to key: String, in candidates: [String]) -> String? {
+        let word = Array(key.lowercased().unicodeScalars)
+        guard word.count <= 64 else { return nil }
+        var best: (name: String, distance: Int)?
+        for candidate in candidates {
+            let other = Array(candidate.lowercased().unicodeScalars)
+            let distance = editDistance(word, other)
+            if distance <= max(1, min(word.count, other.count) / 3), distance < (best?.distance ?? .max) {
+                best = (candidate, distance)
             }
         }
-        return o
+        return best?.name
+    }
+
+    /// Levenshtein distance, with a swap of two neighbours counted as one edit.
+    private static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        var previous2 = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = min(current[j], previous2[j - 2] + 1)
+                }
+            }
+            (previous2, previous, current) = (previous, current, previous2)
+        }
+        return previous[b.count]
     }
 
     /// The member `key` of `object`, or an error saying it is required.
     public func required(_ object: JSONObject, _ key: String) throws(ConfigurationError) -> ConfigReader {
-        guard let v = object[key] else { throw ConfigurationError("missing required key '\(key)'", at: path) }
+        guard let v = object[key] else { throw ConfigurationError("missing required key '\(key)'", kind: .missingKey, at: path) }
         return ConfigReader(v, at: path.appending(key))
     }
 
@@ -243,20 +390,32 @@ public struct ConfigReader: Sendable {
 
     /// The value as a list of URL schemes, lower-cased; each must be RFC 3986 scheme syntax
     /// and, unless `allowForbidden`, not one of ``SecuritySettings/forbiddenSchemes``.
+    /// - Throws: one ``ConfigurationError`` listing every bad entry.
     public func schemeList(allowForbidden: Bool) throws(ConfigurationError) -> [String] {
+        var errors = ConfigurationErrorList()
+        let out = schemeList(allowForbidden: allowForbidden, errors: &errors)
+        if let error = ConfigurationError(collecting: errors.list) { throw error }
+        return out
+    }
+
+    /// ``schemeList(allowForbidden:)``, keeping the good entries and collecting the errors.
+    package func schemeList(allowForbidden: Bool, errors: inout ConfigurationErrorList) -> [String] {
         var out: [String] = []
-        for element in try array() {
-            let scheme = try element.string()
-            guard Route.isValidScheme(scheme) else {
-                throw ConfigurationError(
-                    "'\(scheme)' is not a URL scheme (a letter, then letters, digits, '+', '-' or '.'; no ':' or '//')",
-                    at: element.path
-                )
+        for element in errors.attempt({ () throws(ConfigurationError) in try array() }) ?? [] {
+            let scheme = errors.attempt { () throws(ConfigurationError) -> String in
+                let scheme = try element.string()
+                guard Route.isValidScheme(scheme) else {
+                    throw ConfigurationError(
+                        "'\(scheme)' is not a URL scheme (a letter, then letters, digits, '+', '-' or '.'; no ':' or '//')",
+                        at: element.path
+                    )
+                }
+                if !allowForbidden, SecuritySettings.forbiddenSchemes.contains(scheme.lowercased()) {
+                    throw ConfigurationError("scheme '\(scheme)' is never allowed", at: element.path)
+                }
+                return scheme.lowercased()
             }
-            if !allowForbidden, SecuritySettings.forbiddenSchemes.contains(scheme.lowercased()) {
-                throw ConfigurationError("scheme '\(scheme)' is never allowed", at: element.path)
-            }
-            out.append(scheme.lowercased())
+            if let scheme { out.append(scheme) }
         }
         return out
     }
@@ -264,10 +423,19 @@ public struct ConfigReader: Sendable {
     /// The value as a list of host names in the form URLs are compared in (lower-cased,
     /// internationalized labels as `xn--` A-labels, ``IDNA``); with `allowWildcards`, an
     /// entry may start with `*.`.
+    /// - Throws: one ``ConfigurationError`` listing every bad entry.
     public func hostList(allowWildcards: Bool) throws(ConfigurationError) -> [String] {
+        var errors = ConfigurationErrorList()
+        let out = hostList(allowWildcards: allowWildcards, errors: &errors)
+        if let error = ConfigurationError(collecting: errors.list) { throw error }
+        return out
+    }
+
+    /// ``hostList(allowWildcards:)``, keeping the good entries and collecting the errors.
+    package func hostList(allowWildcards: Bool, errors: inout ConfigurationErrorList) -> [String] {
         var out: [String] = []
-        for element in try array() {
-            let host = try element.string()
+        for element in errors.attempt({ () throws(ConfigurationError) in try array() }) ?? [] {
+            guard let host = errors.attempt({ () throws(ConfigurationError) in try element.string() }) else { continue }
             var bare = Substring(host)
             if allowWildcards, bare.hasPrefix("*.") { bare = bare.dropFirst(2) }
             let valid =
@@ -277,10 +445,13 @@ public struct ConfigReader: Sendable {
                         || $0 == 0x2E
                 } && !bare.hasPrefix(".") && !bare.hasSuffix(".")
             guard valid else {
-                throw ConfigurationError(
-                    "'\(host)' is not a host name (write the host alone, without scheme, port or path)",
-                    at: element.path
+                errors.append(
+                    ConfigurationError(
+                        "'\(host)' is not a host name (write the host alone, without scheme, port or path)",
+                        at: element.path
+                    )
                 )
+                continue
             }
             // Hosts compare in the form browsers read them: lower-cased, with
             // internationalized labels as A-labels (`bücher.de` → `xn--bcher-kva.de`).
@@ -288,7 +459,8 @@ public struct ConfigReader: Sendable {
             do {
                 ascii = try IDNA.asciiHost(bare)
             } catch {
-                throw ConfigurationError("'\(host)' has a host label \(error)", at: element.path)
+                errors.append(ConfigurationError("'\(host)' has a host label \(error)", at: element.path))
+                continue
             }
             out.append(bare.startIndex == host.startIndex ? ascii : "*." + ascii)
         }

@@ -12,6 +12,11 @@ public struct Configuration: Sendable, Equatable {
     public var defaults: PolicySettings
     /// The enabled adapters, in detection order.
     public var adapters: [AdapterSettings]
+    /// Whether the configuration leaves the choice of adapters to the registry: true when a
+    /// document has no `adapters` list. The registry then enables every adapter type it is
+    /// given, in the given order, with default settings; ``adapters`` is empty. A document
+    /// with `adapters: []` enables none.
+    public var enablesEveryAdapter: Bool
     /// Routes from URLs to screens; the first match wins.
     public var routes: [Route]
     /// URL safety rules.
@@ -27,6 +32,7 @@ public struct Configuration: Sendable, Equatable {
         app: AppSettings = AppSettings(),
         defaults: PolicySettings = PolicySettings(),
         adapters: [AdapterSettings] = [],
+        enablesEveryAdapter: Bool = false,
         routes: [Route] = [],
         security: SecuritySettings = SecuritySettings(),
         limits: Limits = Limits(),
@@ -36,6 +42,7 @@ public struct Configuration: Sendable, Equatable {
         self.app = app
         self.defaults = defaults
         self.adapters = adapters
+        self.enablesEveryAdapter = enablesEveryAdapter
         self.routes = routes
         self.security = security
         self.limits = limits
@@ -46,7 +53,8 @@ public struct Configuration: Sendable, Equatable {
     /// not matter.
     public static func == (lhs: Configuration, rhs: Configuration) -> Bool {
         lhs.version == rhs.version && lhs.app == rhs.app && lhs.defaults == rhs.defaults
-            && lhs.adapters == rhs.adapters && lhs.routes == rhs.routes && lhs.security == rhs.security
+            && lhs.adapters == rhs.adapters && lhs.enablesEveryAdapter == rhs.enablesEveryAdapter && lhs.routes == rhs.routes
+            && lhs.security == rhs.security
             && lhs.limits == rhs.limits
     }
 

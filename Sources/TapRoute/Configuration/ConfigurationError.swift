@@ -1,9 +1,57 @@
 /// A configuration that cannot be used: what is wrong, at which key, and — when it was read
 /// from a file — the file, line and column.
 ///
-/// Its ``description`` reads like a compiler diagnostic:
+/// Reading a configuration reports **every** error it finds, not just the first: the thrown
+/// value is the first error in file order, and ``errors`` lists all of them (this one
+/// first), each with its own ``kind``, location and message. Its ``description`` reads like
+/// compiler diagnostics, one line per error:
 /// `config.yaml:7:11: error: adapters[1].id: unknown adapter id 'acme'; known: adobe, bird, dashx, link, taptalk`.
+///
+/// ```swift
+/// do {
+///     _ = try YAMLConfiguration.load(contentsOf: "config.yaml")
+/// } catch {
+///     for problem in error.errors where problem.kind == .unknownKey { print(problem.keyPath) }
+/// }
+/// ```
 public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of problem it is, to switch on (the message is for people).
+    public enum Kind: Sendable, Hashable {
+        /// The file cannot be read, or is not UTF-8 text.
+        case unreadable
+        /// The text is not valid YAML.
+        case syntax
+        /// A mapping has the same key twice.
+        case duplicateKey
+        /// A YAML anchor, alias or merge key (`&a`, `*a`, `<<`): not accepted, so that a
+        /// small file cannot expand into a huge document.
+        case aliasNotAccepted
+        /// The document is over a reading limit (its size in bytes, its number of nodes,
+        /// its nesting depth).
+        case limitExceeded
+        /// A key that is not one of the keys allowed at its place.
+        case unknownKey
+        /// A required key is missing.
+        case missingKey
+        /// A value of the wrong type (a string where a list is expected, …).
+        case typeMismatch
+        /// A value of the right type that is not acceptable (a bad scheme, host, pattern,
+        /// version, or a number out of range).
+        case invalidValue
+        /// An adapter id that no registered adapter has.
+        case unknownAdapter
+        /// An adapter listed twice.
+        case duplicateAdapter
+        /// A route no URL can reach: its scheme is not allowed, or an earlier route matches
+        /// every URL it matches.
+        case unreachableRoute
+        /// An AASA file that cannot be read or is not valid, or is for a domain that is not
+        /// one of `app.domains`.
+        case aasaFile
+    }
+
+    /// What kind of problem it is.
+    public var kind: Kind
     /// What is wrong, as a sentence.
     public var message: String
     /// The key path of the offending value, such as `adapters[1].channels.push`.
@@ -17,26 +65,64 @@ public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvert
     /// Whether the error is about the key itself (an unknown key) rather than its value;
     /// it is then located at the key.
     public var isAboutKey: Bool
+    /// The errors found after this one, in file order.
+    private var rest: [ConfigurationError]
 
     /// Creates an error.
     public init(
         _ message: String,
+        kind: Kind = .invalidValue,
         at keyPath: KeyPath = KeyPath(),
         isAboutKey: Bool = false,
         file: String? = nil,
         line: Int? = nil,
         column: Int? = nil
     ) {
+        self.kind = kind
         self.message = message
         self.keyPath = keyPath
         self.isAboutKey = isAboutKey
         self.file = file
         self.line = line
         self.column = column
+        self.rest = []
     }
 
-    /// `file:line:column: error: keyPath: message`, leaving out what is unknown.
+    /// One error that stands for all of `errors`: the first in file order (errors with a
+    /// line come before those without, which keep their order), carrying the others in
+    /// ``errors``. `nil` when `errors` is empty.
+    public init?(collecting errors: [ConfigurationError]) {
+        let flat = errors.flatMap(\.errors)
+        let ordered = flat.enumerated().sorted { a, b in
+            let l = (a.element.line ?? .max, a.element.column ?? .max, a.offset)
+            let r = (b.element.line ?? .max, b.element.column ?? .max, b.offset)
+            return l < r
+        }.map(\.element)
+        guard var first = ordered.first else { return nil }
+        first.rest = Array(ordered.dropFirst())
+        self = first
+    }
+
+    /// Every error, in file order: this one, then the others found with it.
+    public var errors: [ConfigurationError] {
+        var head = self
+        head.rest = []
+        return [head] + rest
+    }
+
+    /// Applies `transform` to every error, keeping the order.
+    public func map(_ transform: (ConfigurationError) -> ConfigurationError) -> ConfigurationError {
+        ConfigurationError(collecting: errors.map(transform)) ?? self
+    }
+
+    /// `file:line:column: error: keyPath: message`, leaving out what is unknown; one line
+    /// per error when there are several.
     public var description: String {
+        errors.map(\.singleLine).joined(separator: "\n")
+    }
+
+    /// The description of this error alone.
+    private var singleLine: String {
         var location = ""
         if let file {
             location = file
@@ -50,11 +136,13 @@ public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvert
         return "\(location)error: \(path)\(message)"
     }
 
-    /// This error with `prefix` put in front of its key path.
+    /// This error (and each of ``errors``) with `prefix` put in front of its key path.
     public func prefixed(by prefix: KeyPath) -> ConfigurationError {
-        var copy = self
-        copy.keyPath = prefix + keyPath
-        return copy
+        map { error in
+            var copy = error
+            copy.keyPath = prefix + error.keyPath
+            return copy
+        }
     }
 
     /// A key path into a configuration document: keys and array indices.
@@ -130,9 +218,13 @@ public struct ConfigurationSource: Sendable {
         self.keyMarks = keyMarks
     }
 
-    /// Fills in `error`'s file, line and column from the longest known prefix of its key
-    /// path.
+    /// Fills in the file, line and column of `error` (and of each of its ``ConfigurationError/errors``)
+    /// from the longest known prefix of its key path, and puts them in file order.
     public func locate(_ error: ConfigurationError) -> ConfigurationError {
+        error.map(locateOne)
+    }
+
+    private func locateOne(_ error: ConfigurationError) -> ConfigurationError {
         var located = error
         if located.file == nil { located.file = file }
         guard located.line == nil else { return located }

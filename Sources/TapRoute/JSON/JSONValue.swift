@@ -183,8 +183,9 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         self.init(elements)
     }
 
-    /// Creates an object from members known to have distinct keys.
-    init(uniqueMembers: [Element]) {
+    /// Creates an object from members known to have distinct keys, in linear time (the
+    /// caller guarantees the keys differ).
+    package init(uniqueMembers: [Element]) {
         storage = uniqueMembers
     }
 

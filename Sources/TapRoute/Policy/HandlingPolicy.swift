@@ -27,9 +27,19 @@ public struct HandlingPolicy: Sendable {
 
     /// Creates the policy for a configuration. Without a `classifier`, the configuration's
     /// app settings decide, with the rules of its loaded AASA files (`app.aasaDocuments`).
-    public init(configuration: Configuration, classifier: URLClassifier? = nil) {
+    ///
+    /// URLs with one of the app's own schemes (`app.schemes`) or of `trustedSchemes` (the
+    /// schemes enabled adapters claim) are allowed as if `security.allowedSchemes` listed
+    /// them, and are not held to `security.allowedHosts` (unless http or https); the
+    /// never-allowed schemes stay refused.
+    public init(configuration: Configuration, classifier: URLClassifier? = nil, trustedSchemes: [String] = []) {
         self.configuration = configuration
-        self.safety = URLSafety(settings: configuration.security)
+        var security = configuration.security
+        let ownSchemes = configuration.app.schemes + trustedSchemes.map { $0.lowercased() }
+        for scheme in ownSchemes where !security.allowedSchemes.contains(scheme) && !SecuritySettings.forbiddenSchemes.contains(scheme) {
+            security.allowedSchemes.append(scheme)
+        }
+        self.safety = URLSafety(settings: security, ownSchemes: ownSchemes)
         self.classifier = classifier ?? URLClassifier(app: configuration.app, aasa: configuration.app.aasaDocuments)
     }
 

@@ -147,6 +147,52 @@ public struct Route: Sendable, Hashable {
         return parameters
     }
 
+    /// The shortest URL this route matches: each capture is `x`, a trailing `*` matches
+    /// nothing. It is the URL most likely to pass the safety rules (the shortest, with no
+    /// encoded bytes), so a route whose example is rejected can match no allowed URL.
+    public var exampleURL: String {
+        var url = scheme + ":"
+        let path = segments.map { segment -> String in
+            switch segment {
+            case .literal(let literal): literal
+            case .capture: "x"
+            }
+        }
+        if let host {
+            url += "//" + host
+            for segment in path { url += "/" + segment }
+        } else {
+            url += path.joined(separator: "/")
+        }
+        return url
+    }
+
+    /// Whether this route matches every URL `other` matches — so that, listed before
+    /// `other`, it leaves `other` nothing to match (it shadows it).
+    ///
+    /// True when both have the same scheme and host (or both none), and position by
+    /// position each of this route's segments is a capture or the same literal as
+    /// `other`'s; without a trailing `*` both must have the same number of segments and
+    /// `other` no `*`; with one, `other` has at least as many segments. Routes that merely
+    /// overlap (`p/{id}` and a later `p/new` is shadowed; `p/new` and a later `p/{id}` is
+    /// not) are not reported.
+    public func matchesEveryURL(of other: Route) -> Bool {
+        guard scheme == other.scheme, host == other.host else { return false }
+        if matchesRest {
+            guard other.segments.count >= segments.count else { return false }
+        } else {
+            guard !other.matchesRest, other.segments.count == segments.count else { return false }
+        }
+        for (mine, theirs) in zip(segments, other.segments) {
+            switch (mine, theirs) {
+            case (.capture, _): continue
+            case (.literal(let a), .literal(let b)) where a.utf8.elementsEqual(b.utf8): continue
+            default: return false
+            }
+        }
+        return true
+    }
+
     /// Whether `scheme` is RFC 3986 scheme syntax: a letter, then letters, digits, `+`, `-`
     /// or `.`.
     public static func isValidScheme(_ scheme: String) -> Bool {
@@ -161,5 +207,73 @@ extension String {
     /// The pattern with `{` and `}` replaced by harmless characters, so it parses as a URL.
     fileprivate func replacingBraces() -> String {
         String(String.UnicodeScalarView(unicodeScalars.map { $0 == "{" || $0 == "}" ? "_" : $0 }))
+    }
+}
+
+extension Route {
+    /// For each route of `routes`, the index of the first earlier route that matches every
+    /// URL it matches (``matchesEveryURL(of:)``), or `nil`.
+    ///
+    /// The earlier routes are kept in a tree of their segments per scheme and host, so a
+    /// route is compared only with the earlier routes whose segments agree with its own
+    /// position by position — not with every earlier route.
+    public static func firstShadowing(in routes: [Route]) -> [Int?] {
+        final class Node {
+            var literals: [[UInt8]: Node] = [:]
+            var capture: Node?
+            var exact: Int?
+            var rest: Int?
+        }
+        struct Key: Hashable {
+            var scheme: String
+            var host: String?
+        }
+        var roots: [Key: Node] = [:]
+        var result: [Int?] = []
+        result.reserveCapacity(routes.count)
+        for (index, route) in routes.enumerated() {
+            let key = Key(scheme: route.scheme, host: route.host)
+            let root: Node
+            if let existing = roots[key] {
+                root = existing
+            } else {
+                root = Node()
+                roots[key] = root
+            }
+            var first: Int?
+            var pending: [(node: Node, depth: Int)] = [(root, 0)]
+            while let (node, depth) = pending.popLast() {
+                if let rest = node.rest { first = min(first ?? rest, rest) }
+                guard depth < route.segments.count else {
+                    if !route.matchesRest, let exact = node.exact { first = min(first ?? exact, exact) }
+                    continue
+                }
+                if let capture = node.capture { pending.append((capture, depth + 1)) }
+                if case .literal(let literal) = route.segments[depth], let child = node.literals[Array(literal.utf8)] {
+                    pending.append((child, depth + 1))
+                }
+            }
+            result.append(first)
+            var node = root
+            for segment in route.segments {
+                switch segment {
+                case .capture:
+                    let child = node.capture ?? Node()
+                    node.capture = child
+                    node = child
+                case .literal(let literal):
+                    let bytes = Array(literal.utf8)
+                    let child = node.literals[bytes] ?? Node()
+                    node.literals[bytes] = child
+                    node = child
+                }
+            }
+            if route.matchesRest {
+                if node.rest == nil { node.rest = index }
+            } else if node.exact == nil {
+                node.exact = index
+            }
+        }
+        return result
     }
 }

@@ -18,10 +18,20 @@ public struct URLSafety: Sendable {
 
     private static let forbidden = SmallStringSet(SecuritySettings.forbiddenSchemes)
 
+    /// Custom schemes whose URLs are not held to ``SecuritySettings/allowedHosts``.
+    private let ownSchemes: SmallStringSet
+
     /// Creates the checker.
-    public init(settings: SecuritySettings) {
+    /// - Parameters:
+    ///   - settings: the rules.
+    ///   - ownSchemes: the app's own custom schemes (and those its adapters claim): their
+    ///     URLs are not held to ``SecuritySettings/allowedHosts``, whose entries are web
+    ///     hosts — the first part of `myapp://product/1` names a screen of the app, not a
+    ///     host. `http` and `https` are always held to it.
+    public init(settings: SecuritySettings, ownSchemes: [String] = []) {
         self.settings = settings
         self.allowedSchemes = SmallStringSet(settings.allowedSchemes)
+        self.ownSchemes = SmallStringSet(ownSchemes.map { $0.lowercased() }.filter { $0 != "http" && $0 != "https" })
     }
 
     /// Why a URL was rejected.
@@ -66,7 +76,9 @@ public struct URLSafety: Sendable {
                 throw Rejection(reason: "contains an encoded overlong or surrogate UTF-8 sequence")
             }
         }
-        if !settings.allowedHosts.isEmpty, !parts.host.isEmpty, !hostIsAllowed(parts.normalizedHost) {
+        if !settings.allowedHosts.isEmpty, !parts.host.isEmpty, !ownSchemes.contains(parts.scheme),
+            !hostIsAllowed(parts.normalizedHost)
+        {
             throw Rejection(reason: "host '\(parts.normalizedHost)' is not in security.allowedHosts")
         }
         return parts

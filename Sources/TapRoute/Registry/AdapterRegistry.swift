@@ -23,12 +23,24 @@ public struct AdapterRegistry: Sendable {
     public let policy: HandlingPolicy
     /// Every adapter type the registry knows, enabled or not, by id.
     public let knownAdapterTypes: [any PayloadAdapter.Type]
+    /// The schemes a destination URL may have, and where each comes from:
+    /// `security.allowedSchemes`, the app's own schemes, and the schemes enabled adapters
+    /// claim.
+    public let allowedSchemes: [AllowedScheme]
 
     private let detectionOrder: [any PayloadAdapter]
     private let byID: [String: any PayloadAdapter]
     private let link: LinkAdapter
 
     /// Builds a registry.
+    ///
+    /// A configuration without an `adapters` list (``Configuration/enablesEveryAdapter``)
+    /// enables every type of `adapterTypes`, in that order.
+    ///
+    /// URLs with the app's own schemes (`app.schemes`) and with the schemes an enabled
+    /// adapter claims (``PayloadAdapter/claimedSchemes``, such as TapTalk's `schemes`) are
+    /// allowed without being listed in `security.allowedSchemes`: declaring them trusts them.
+    /// ``allowedSchemes`` lists the effective set and where each entry comes from.
     ///
     /// - Parameters:
     ///   - configuration: which adapters are on, in what order, and the policy.
@@ -38,61 +50,91 @@ public struct AdapterRegistry: Sendable {
     ///     configuration's app settings give (for AASA rules).
     /// - Throws: ``ConfigurationError`` for an unknown or duplicate adapter id, an
     ///   adapter-specific key the adapter does not accept, or an adapter that refuses its
-    ///   options; located in the configuration's source when it has one.
+    ///   options — every such error of the configuration, in file order; located in the
+    ///   configuration's source when it has one.
     public init(
         configuration: Configuration,
         adapterTypes: [any PayloadAdapter.Type],
         classifier: URLClassifier? = nil
     ) throws(ConfigurationError) {
-        do throws(ConfigurationError) {
-            var types: [String: any PayloadAdapter.Type] = [LinkAdapter.id: LinkAdapter.self]
-            var known: [any PayloadAdapter.Type] = []
-            for type in adapterTypes {
-                if type.id == LinkAdapter.id { continue }
-                guard types[type.id] == nil else {
-                    throw ConfigurationError("adapter id '\(type.id)' is registered twice")
-                }
-                types[type.id] = type
-                known.append(type)
+        var errors = ConfigurationErrorList()
+        self.init(configuration: configuration, adapterTypes: adapterTypes, classifier: classifier, errors: &errors)
+        if let error = ConfigurationError(collecting: errors.list) { throw error }
+    }
+
+    /// Builds a registry from the adapters that can be built, collecting an error (located
+    /// in the configuration's source) for each that cannot.
+    package init(
+        configuration: Configuration,
+        adapterTypes: [any PayloadAdapter.Type],
+        classifier: URLClassifier? = nil,
+        errors: inout ConfigurationErrorList
+    ) {
+        var found = ConfigurationErrorList()
+        var types: [String: any PayloadAdapter.Type] = [LinkAdapter.id: LinkAdapter.self]
+        var known: [any PayloadAdapter.Type] = []
+        for type in adapterTypes {
+            if type.id == LinkAdapter.id { continue }
+            guard types[type.id] == nil else {
+                found.append(ConfigurationError("adapter id '\(type.id)' is registered twice", kind: .duplicateAdapter))
+                continue
             }
-            known.append(LinkAdapter.self)
-            var adapters: [any PayloadAdapter] = []
-            var byID: [String: any PayloadAdapter] = [:]
-            for (i, settings) in configuration.adapters.enumerated() {
-                let path: ConfigurationError.KeyPath = [.key("adapters"), .index(i)]
-                guard let type = types[settings.id] else {
-                    let names = types.keys.sorted().joined(separator: ", ")
-                    throw ConfigurationError("unknown adapter id '\(settings.id)'; known: \(names)", at: path.appending("id"))
-                }
-                let accepted = type.configurationKeys
-                for key in settings.options.keys where !accepted.contains(key) {
-                    let expected = (["id", "automaticallyOpenDeeplinks", "channels"] + accepted).joined(separator: ", ")
-                    throw ConfigurationError(
-                        "unknown key '\(key)' for adapter '\(settings.id)'; expected one of: \(expected)",
-                        at: path.appending(key),
-                        isAboutKey: true
-                    )
-                }
-                let adapterConfiguration = AdapterConfiguration(id: settings.id, options: settings.options, app: configuration.app)
-                let adapter: any PayloadAdapter
-                do throws(ConfigurationError) {
-                    adapter = try type.init(configuration: adapterConfiguration)
-                } catch {
-                    throw error.prefixed(by: path)
-                }
-                adapters.append(adapter)
-                byID[settings.id] = adapter
-            }
-            self.configuration = configuration
-            self.adapters = adapters
-            self.byID = byID
-            self.detectionOrder = adapters.filter { !($0 is LinkAdapter) }
-            self.link = LinkAdapter()
-            self.knownAdapterTypes = known
-            self.policy = HandlingPolicy(configuration: configuration, classifier: classifier)
-        } catch {
-            throw configuration.source?.locate(error) ?? error
+            types[type.id] = type
+            known.append(type)
         }
+        known.append(LinkAdapter.self)
+        let entries: [(settings: AdapterSettings, path: ConfigurationError.KeyPath)] =
+            configuration.enablesEveryAdapter
+            ? known.filter { $0.id != LinkAdapter.id }.map { (AdapterSettings(id: $0.id), [.key("adapters")]) }
+            : configuration.adapters.enumerated().map { ($0.element, [.key("adapters"), .index($0.offset)]) }
+        var adapters: [any PayloadAdapter] = []
+        var byID: [String: any PayloadAdapter] = [:]
+        for (settings, path) in entries {
+            guard let type = types[settings.id] else {
+                let names = types.keys.sorted().joined(separator: ", ")
+                found.append(
+                    ConfigurationError(
+                        "unknown adapter id '\(settings.id)'; known: \(names)",
+                        kind: .unknownAdapter,
+                        at: path.appending("id")
+                    )
+                )
+                continue
+            }
+            let accepted = type.configurationKeys
+            if let error = ConfigReader(.null, at: path).unknownKeys(
+                in: settings.options,
+                allowedKeys: ["id", "automaticallyOpenDeeplinks", "channels"] + accepted,
+                adapter: settings.id
+            ) {
+                found.append(error)
+                continue
+            }
+            let adapterConfiguration = AdapterConfiguration(id: settings.id, options: settings.options, app: configuration.app)
+            let adapter: any PayloadAdapter
+            do throws(ConfigurationError) {
+                adapter = try type.init(configuration: adapterConfiguration)
+            } catch {
+                found.append(error.prefixed(by: path))
+                continue
+            }
+            adapters.append(adapter)
+            byID[settings.id] = adapter
+        }
+        errors.list += found.list.map { configuration.source?.locate($0) ?? $0 }
+        self.configuration = configuration
+        self.adapters = adapters
+        self.byID = byID
+        self.detectionOrder = adapters.filter { !($0 is LinkAdapter) }
+        self.link = LinkAdapter()
+        self.knownAdapterTypes = known
+        let allowed = AllowedScheme.effective(configuration: configuration, adapters: adapters)
+        self.allowedSchemes = allowed
+        self.policy = HandlingPolicy(
+            configuration: configuration,
+            classifier: classifier,
+            trustedSchemes: adapters.flatMap(\.claimedSchemes)
+        )
     }
 
     /// The enabled adapter with this id (`link` is always available).

@@ -48,6 +48,9 @@ public struct TapTalkAdapter: PayloadAdapter {
     public let schemes: [String]
     /// The screen names the adapter produces.
     public let screens: ScreenNames
+    /// ``schemes``: links with them are allowed destinations without being listed in
+    /// `security.allowedSchemes`.
+    public var claimedSchemes: [String] { schemes }
 
     /// ``hosts`` as a set.
     let hostSet: SmallStringSet
