@@ -274,16 +274,19 @@ import Testing
                 screen: other
               - url: "https://shop.example/{id}"
                 screen: shop
-              - url: "https:/nohost/{id}"
-                screen: nohost
               - url: "javascript://x"
                 screen: js
             """
         let registry = try registry(yaml)
         let problems = registry.unreachableRoutes()
         #expect(problems.allSatisfy { $0.kind == .unreachableRoute && $0.file == "c.yaml" })
-        #expect(problems.map(\.keyPath.description) == ["routes[1].url", "routes[3].url", "routes[5].url", "routes[6].url"])
-        #expect(problems.map(\.line) == [5, 9, 13, 15])
+        #expect(problems.map(\.keyPath.description) == ["routes[1].url", "routes[3].url", "routes[5].url"])
+        #expect(problems.map(\.line) == [5, 9, 13])
+        // An http(s) pattern without `//host` cannot even be read as a route (URLParts reads
+        // it as no URL a browser and iOS agree on): an error at load time, at its key.
+        #expect(throws: ConfigurationError.self) {
+            try self.registry("routes:\n  - url: \"https:/nohost/{id}\"\n    screen: nohost\n")
+        }
     }
 
     @Test func aRouteOnAHostOutsideAllowedHostsCanNeverMatch() throws {
