@@ -88,7 +88,7 @@ let package = Package(
 // Fuzzing (docs/reliability.md): one libFuzzer harness per executable target under Fuzz/.
 // Their entry point is libFuzzer's driver, which exists only in a `-sanitize=fuzzer` build,
 // so they are part of the package only when TAPROUTE_FUZZ=1 (scripts/fuzz.sh sets it).
-let fuzzHarnesses = ["RegistryFuzzer", "ConfigurationFuzzer", "RouteFuzzer", "AASAFuzzer", "VendorURLFuzzer"]
+let fuzzHarnesses = ["RegistryFuzzer", "NormalizeFuzzer", "ConfigurationFuzzer", "RouteFuzzer", "AASAFuzzer", "VendorURLFuzzer"]
 if Context.environment["TAPROUTE_FUZZ"] == "1" {
     package.targets += [
         .target(name: "FuzzerDriver", path: "Fuzz/FuzzerDriver"),
@@ -101,7 +101,7 @@ if Context.environment["TAPROUTE_FUZZ"] == "1" {
     package.targets += fuzzHarnesses.map {
         .executableTarget(
             name: $0,
-            dependencies: ["FuzzSupport", "FuzzerDriver", "TapRoute", "TapRouteYAML", "TapRouteAdapters"],
+            dependencies: ["FuzzSupport", "FuzzerDriver", "NormalizeCore", "TapRoute", "TapRouteYAML", "TapRouteAdapters"],
             path: "Fuzz/\($0)"
         )
     }

@@ -93,7 +93,7 @@ def main():
     if len(sys.argv) != 2:
         sys.exit("usage: fuzz-seeds.py OUTDIR")
     out = sys.argv[1]
-    seeds = {h: set() for h in ("RegistryFuzzer", "ConfigurationFuzzer", "RouteFuzzer", "AASAFuzzer", "VendorURLFuzzer")}
+    seeds = {h: set() for h in ("RegistryFuzzer", "NormalizeFuzzer", "ConfigurationFuzzer", "RouteFuzzer", "AASAFuzzer", "VendorURLFuzzer")}
     tokens = {h: set() for h in seeds}
 
     # Envelopes: every vector input and every example.
@@ -115,6 +115,20 @@ def main():
             for line in f.read().split(b"\n"):
                 if line.strip():
                     seeds["RegistryFuzzer"].add(line)
+
+    # Streams and documents for the whole record path: the examples as they are, and small
+    # JSON Lines streams and arrays of vector inputs, with blank lines, CRLF and a byte order
+    # mark among them.
+    for path in sorted(glob.glob(rel("examples", "*.json*"))):
+        with open(path, "rb") as f:
+            seeds["NormalizeFuzzer"].add(f.read())
+    inputs = sorted(seeds["RegistryFuzzer"])
+    for i in range(0, len(inputs), 3):
+        group = [line for line in inputs[i:i + 3] if b"\n" not in line]
+        seeds["NormalizeFuzzer"].add(b"\n".join(group) + b"\n")
+        seeds["NormalizeFuzzer"].add(b"\xef\xbb\xbf" + b"\r\n \n".join(group))
+        seeds["NormalizeFuzzer"].add(b"[" + b",\n ".join(group) + b"]")
+    tokens["NormalizeFuzzer"].update(tokens["RegistryFuzzer"] | {"\n", "\r\n", "[", "]", ",", "\ufeff", "  \n"})
 
     # Vendor URLs: the text after each vendor prefix, and whole URLs.
     prefixes = ("adbinapp://", "taptalkio://", "https://web.taptalk.io/")
