@@ -114,9 +114,7 @@ struct AASAPattern: Sendable, Hashable {
                     any = true
                 }
             case .alternatives(let alternatives):
-                for j in 0...n where current[j] {
-                    if alternatives.markEnds(from: j, in: subject, into: &next) { any = true }
-                }
+                any = alternatives.markEnds(from: current, in: subject, into: &next)
             }
             guard any else { return nil }
             current = next
@@ -177,27 +175,32 @@ struct AASAAlternatives: Sendable, Hashable {
         self.wildcards = wildcards
     }
 
-    /// Marks in `ends` every position an alternative starting at `start` can end at;
-    /// returns whether there was one.
-    func markEnds(from start: Int, in subject: [Unicode.Scalar], into ends: inout [Bool]) -> Bool {
+    /// Marks in `ends` every position an alternative starting at one of the `starts` can end
+    /// at; returns whether there was one.
+    ///
+    /// The wildcard alternatives run once over the whole set of start positions (the set
+    /// of positions reachable after a token is the union of those reachable from each
+    /// start), not once per start: a pattern of many `$(v)` with wildcard values costs time
+    /// linear in the subject per token, not quadratic.
+    func markEnds(from starts: [Bool], in subject: [Unicode.Scalar], into ends: inout [Bool]) -> Bool {
         var found = false
-        for length in literalLengths {
-            let end = start + length
-            guard end <= subject.count else { break }
-            if literals.contains(Array(subject[start..<end])) {
-                ends[end] = true
-                found = true
+        if !literals.isEmpty {
+            for start in starts.indices where starts[start] {
+                for length in literalLengths {
+                    let end = start + length
+                    guard end <= subject.count else { break }
+                    if literals.contains(Array(subject[start..<end])) {
+                        ends[end] = true
+                        found = true
+                    }
+                }
             }
         }
-        if !wildcards.isEmpty {
-            var from = [Bool](repeating: false, count: subject.count + 1)
-            from[start] = true
-            for tokens in wildcards {
-                guard let reached = AASAPattern.advance(tokens, from: from, over: subject) else { continue }
-                for (k, ok) in reached.enumerated() where ok {
-                    ends[k] = true
-                    found = true
-                }
+        for tokens in wildcards {
+            guard let reached = AASAPattern.advance(tokens, from: starts, over: subject) else { continue }
+            for (k, ok) in reached.enumerated() where ok {
+                ends[k] = true
+                found = true
             }
         }
         return found
