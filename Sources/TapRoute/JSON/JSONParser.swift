@@ -1,5 +1,16 @@
 /// An error found while reading JSON text: what is wrong and where.
 public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The two kinds of problem.
+    public enum Kind: Sendable, Hashable {
+        /// The text is not valid JSON.
+        case invalid
+        /// The text nests arrays and objects deeper than the parser's
+        /// ``JSONParser/maximumDepth`` (a limit, not a syntax error).
+        case tooDeep
+    }
+
+    /// What kind of problem it is.
+    public let kind: Kind
     /// What is wrong, as a sentence fragment ("unterminated string").
     public let reason: String
     /// The 1-based line of the offending byte within the parsed text.
@@ -10,7 +21,8 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
     public let offset: Int
 
     /// Creates an error.
-    public init(reason: String, line: Int, column: Int, offset: Int) {
+    public init(reason: String, line: Int, column: Int, offset: Int, kind: Kind = .invalid) {
+        self.kind = kind
         self.reason = reason
         self.line = line
         self.column = column
@@ -87,7 +99,7 @@ private struct Reader {
         self.readsStringsInOrder = readsStringsInOrder
     }
 
-    func error(_ reason: String, at offset: Int? = nil) -> JSONParseError {
+    func error(_ reason: String, at offset: Int? = nil, kind: JSONParseError.Kind = .invalid) -> JSONParseError {
         let offset = min(offset ?? position, bytes.count)
         var line = 1
         var lineStart = 0
@@ -99,7 +111,7 @@ private struct Reader {
             }
             i += 1
         }
-        return JSONParseError(reason: reason, line: line, column: offset - lineStart + 1, offset: offset)
+        return JSONParseError(reason: reason, line: line, column: offset - lineStart + 1, offset: offset, kind: kind)
     }
 
     @inline(__always)
@@ -188,7 +200,7 @@ private struct Reader {
     }
 
     mutating func readArray(depth: Int) throws(JSONParseError) -> [JSONValue] {
-        if depth > maximumDepth { throw error("nesting deeper than \(maximumDepth) levels") }
+        if depth > maximumDepth { throw error("nesting deeper than \(maximumDepth) levels", kind: .tooDeep) }
         position += 1  // [
         var elements: [JSONValue] = []
         skipWhitespace()
@@ -212,7 +224,7 @@ private struct Reader {
     }
 
     mutating func readObject(depth: Int) throws(JSONParseError) -> JSONObject {
-        if depth > maximumDepth { throw error("nesting deeper than \(maximumDepth) levels") }
+        if depth > maximumDepth { throw error("nesting deeper than \(maximumDepth) levels", kind: .tooDeep) }
         position += 1  // {
         var members: [JSONObject.Element] = []
         members.reserveCapacity(8)
