@@ -134,7 +134,7 @@ struct AASALinter {
 
     /// How many earlier rules that cover a rule's path, but perhaps not its query or
     /// fragment, the shadowing check tries for one rule.
-    static let candidateBudget = 256
+    static let candidateBudget = 64
 }
 
 /// The earlier rules of one effect, indexed by what their path covers.

@@ -1,0 +1,170 @@
+import Foundation
+import TapRoute
+import Testing
+
+/// Inputs that used to take quadratic time: each test times the same work at two sizes, a
+/// factor 8 apart, and requires the larger to take less than 24 times as long (linear time
+/// gives about 8, quadratic about 64). The sizes make a quadratic path take seconds.
+@Suite struct ScalingTests {
+    /// The size factor between the two runs, and the largest time ratio accepted.
+    static let factor = 8
+    static let maximumRatio = 24.0
+
+    /// The best of three timings of `body`, in seconds.
+    static func seconds(_ body: () -> Void) -> Double {
+        let clock = ContinuousClock()
+        var best = Double.infinity
+        for _ in 0..<3 {
+            let duration = clock.measure(body)
+            let (whole, fraction) = duration.components
+            best = min(best, Double(whole) + Double(fraction) * 1e-18)
+        }
+        return best
+    }
+
+    /// The time of `work(large)` over the time of `work(small)`.
+    static func ratio(small: Int, _ work: (Int) -> Void) -> Double {
+        let a = seconds { work(small) }
+        let b = seconds { work(small * factor) }
+        return b / max(a, 1e-6)
+    }
+
+    /// `{"k0":0,"k1":1,…,"k0":"last"}`: `n` keys and a duplicate of the first at the end.
+    static func objectText(keys n: Int) -> [UInt8] {
+        var text = "{"
+        for i in 0..<n { text += "\"k\(i)\":\(i)," }
+        text += "\"k0\":\"last\"}"
+        return Array(text.utf8)
+    }
+
+    @Test(arguments: [false, true])
+    func anObjectWithManyKeysAndADuplicateParsesInLinearTime(inOrder: Bool) throws {
+        var parser = JSONParser()
+        parser.readsStringsInOrder = inOrder
+        let small = 10_000
+        let texts = [small: Self.objectText(keys: small), small * Self.factor: Self.objectText(keys: small * Self.factor)]
+        let ratio = Self.ratio(small: small) { n in _ = try? parser.parse(texts[n]!) }
+        #expect(ratio < Self.maximumRatio, "time ratio \(ratio)")
+        // The duplicate keeps its last value at the first key's position.
+        let object = try #require(try parser.parse(texts[small]!).objectValue)
+        #expect(object.count == small)
+        #expect(object.keys.first == "k0")
+        #expect(object["k0"] == "last")
+        #expect(object["k\(small - 1)"] == .number(JSONNumber(small - 1)))
+    }
+
+    @Test func objectsAndParametersBuiltKeyByKeyStayLinear() {
+        let objectRatio = Self.ratio(small: 10_000) { n in
+            var object = JSONObject((0..<n).map { ("k\($0 % (n / 2))", JSONValue.number(JSONNumber($0))) })
+            object["k0"] = nil
+            _ = object == object
+        }
+        #expect(objectRatio < Self.maximumRatio, "JSONObject time ratio \(objectRatio)")
+        let parametersRatio = Self.ratio(small: 10_000) { n in
+            _ = Parameters((0..<n).map { ("p\($0 % (n / 2))", "v") })
+        }
+        #expect(parametersRatio < Self.maximumRatio, "Parameters time ratio \(parametersRatio)")
+
+        // Same answers as a small object: last value at the first position, removal.
+        var object = JSONObject((0..<40).map { ("k\($0 % 20)", JSONValue.number(JSONNumber($0))) })
+        #expect(object.count == 20)
+        #expect(object.keys == (0..<20).map { "k\($0)" })
+        #expect(object["k3"] == 23)
+        object["k3"] = nil
+        #expect(object.count == 19 && object["k3"] == nil && object["k4"] == 24)
+        #expect(object.removeValue(forKey: "k19") == 39)
+        object["new"] = true
+        #expect(object.keys.last == "new" && object["new"] == true)
+        let parameters = Parameters((0..<40).map { ("p\($0 % 20)", "\($0)") })
+        #expect(parameters.count == 20 && parameters["p3"] == "3")
+    }
+
+    @Test func aRouteWithManyQueryItemsMatchesInLinearTime() throws {
+        let route = try Route(pattern: "myapp://products/{id}", screen: "product")
+        func url(_ n: Int) -> URLParts {
+            URLParts("myapp://products/42?" + (0..<n).map { "q\($0)=\($0)" }.joined(separator: "&") + "&id=9&q0=again")!
+        }
+        let urls = [5_000: url(5_000), 5_000 * Self.factor: url(5_000 * Self.factor)]
+        let ratio = Self.ratio(small: 5_000) { n in _ = route.match(urls[n]!) }
+        #expect(ratio < Self.maximumRatio, "time ratio \(ratio)")
+        let parameters = try #require(route.match(urls[5_000]!))
+        #expect(parameters.count == 5_001)
+        #expect(parameters["id"] == "42")  // a capture wins over a query item
+        #expect(parameters["q0"] == "0")  // the first occurrence wins
+        #expect(parameters.names.first == "id")
+    }
+
+    /// A legacy `paths` list alternating rules and `NOT` rules that shadow nothing, so a
+    /// pairwise check compares every pair.
+    static func legacyDocument(paths n: Int) -> JSONValue {
+        let paths: [JSONValue] = (0..<n).map { i in .string(i.isMultiple(of: 2) ? "/p\(i)/*" : "NOT /q\(i)") }
+        return ["applinks": ["apps": [], "details": [["appID": "A1.app", "paths": .array(paths)]]]]
+    }
+
+    /// Components with a catch-all path and a query each, alternating exclude: every earlier
+    /// rule covers each path, none its query.
+    static func componentDocument(rules n: Int) -> JSONValue {
+        let components: [JSONValue] = (0..<n).map { i in
+            ["/": "*", "?": ["k": .string("v\(i)")], "exclude": .bool(!i.isMultiple(of: 2))]
+        }
+        return ["applinks": ["details": [["appIDs": ["A1.app"], "components": .array(components)]]]]
+    }
+
+    @Test func theAASALintIsSubquadratic() {
+        let documents = [1_000: Self.legacyDocument(paths: 1_000), 8_000: Self.legacyDocument(paths: 8_000)]
+        let legacyRatio = Self.ratio(small: 1_000) { n in _ = AASADocument.analyze(json: documents[n]!, lint: true) }
+        #expect(legacyRatio < Self.maximumRatio, "legacy paths time ratio \(legacyRatio)")
+        let components = [500: Self.componentDocument(rules: 500), 4_000: Self.componentDocument(rules: 4_000)]
+        let componentRatio = Self.ratio(small: 500) { n in _ = AASADocument.analyze(json: components[n]!, lint: true) }
+        #expect(componentRatio < Self.maximumRatio, "components time ratio \(componentRatio)")
+        // The warnings are still found, with the first rule that shadows.
+        let shadowed: JSONValue = [
+            "applinks": [
+                "details": [
+                    [
+                        "appID": "A1.app",
+                        "paths": ["/a/b", "NOT /x/*", "/help/*", "NOT /help/website/*", "NOT /help", "/x/y", "NOT /a/b"],
+                    ]
+                ]
+            ]
+        ]
+        let shadowing: Set<AASADiagnostic.Code> = [.unreachableExclude, .unreachableRule]
+        let warnings = AASADocument.analyze(json: shadowed).diagnostics.filter { shadowing.contains($0.code) }
+        #expect(warnings.map(\.path) == ["$.applinks.details[0].paths[3]", "$.applinks.details[0].paths[4]", "$.applinks.details[0].paths[5]", "$.applinks.details[0].paths[6]"])
+        #expect(warnings.map(\.code) == [.unreachableExclude, .unreachableExclude, .unreachableRule, .unreachableExclude])
+        #expect(warnings[0].message.contains("paths[2]"))
+        #expect(warnings[3].message.contains("paths[0]"))
+        // Reading a file for use does not lint it.
+        #expect(!AASADocument.analyze(json: shadowed, lint: false).diagnostics.contains { shadowing.contains($0.code) })
+    }
+
+    @Test func anEntryWithManyAppIDsReadsInLinearTime() {
+        func document(_ n: Int) -> JSONValue {
+            let ids: [JSONValue] = (0..<n).map { .string("TEAM\($0 % (n / 2)).app") }
+            return ["applinks": ["details": [["appIDs": .array(ids), "components": [["/": "/a"]]]]]]
+        }
+        let documents = [4_000: document(4_000), 32_000: document(32_000)]
+        let ratio = Self.ratio(small: 4_000) { n in _ = AASADocument.analyze(json: documents[n]!, lint: true) }
+        #expect(ratio < Self.maximumRatio, "time ratio \(ratio)")
+        let analysis = AASADocument.analyze(json: document(8))
+        #expect(analysis.document.details.first?.appIDs.count == 4)
+    }
+
+    @Test func aPatternOfManyWildcardVariablesMatchesInLinearTime() throws {
+        let pattern = "/" + String(repeating: "$(v)", count: 1_000) + "x"
+        let document = try AASADocument(json: [
+            "applinks": [
+                "substitutionVariables": ["v": ["*"], "w": ["ab", "a?c"]],
+                "details": [["appIDs": ["A1.app"], "components": [["/": .string(pattern)], ["/": "/w/$(w)$(w)$(w)"]]]],
+            ]
+        ])
+        let matcher = AASAMatcher(document: document, appID: "A1.app")
+        let ratio = Self.ratio(small: 500) { n in _ = matcher.match(path: "/" + String(repeating: "a", count: n), query: nil, fragment: nil) }
+        #expect(ratio < Self.maximumRatio, "time ratio \(ratio)")
+        #expect(!matcher.match(path: "/" + String(repeating: "a", count: 4_000), query: nil, fragment: nil).opensApp)
+        #expect(matcher.match(path: "/" + String(repeating: "a", count: 4_000) + "x", query: nil, fragment: nil).opensApp)
+        #expect(matcher.match(path: "/x", query: nil, fragment: nil).opensApp)
+        #expect(matcher.match(path: "/w/abazcab", query: nil, fragment: nil).opensApp)
+        #expect(!matcher.match(path: "/w/abazc", query: nil, fragment: nil).opensApp)
+    }
+}
