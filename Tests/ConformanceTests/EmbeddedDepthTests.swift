@@ -144,9 +144,12 @@ import Testing
 
         var limits = Limits(maxDepth: 8)
         #expect(throws: Never.self) { try limits.parseEmbeddedJSON(Self.deepArray(6), heldAt: 2) }
-        #expect(performing: { try limits.parseEmbeddedJSON(Self.deepArray(7), heldAt: 2) }, throws: { error in
-            (error as? JSONParseError)?.kind == .tooDeep
-        })
+        #expect(
+            performing: { try limits.parseEmbeddedJSON(Self.deepArray(7), heldAt: 2) },
+            throws: { error in
+                (error as? JSONParseError)?.kind == .tooDeep
+            }
+        )
         limits.maxDepth = 2
         #expect(try limits.parseEmbeddedJSON("\"text\"", heldAt: 3) == "text")
     }

@@ -3,18 +3,19 @@ import TapRoute
 import Testing
 
 /// Inputs that used to take quadratic time: each test times the same work at two sizes, a
-/// factor 8 apart, and requires the larger to take less than 24 times as long (linear time
-/// gives about 8, quadratic about 64). The sizes make a quadratic path take seconds.
+/// factor 8 apart, and requires the larger to take less than 32 times as long (linear time
+/// gives about 8, quadratic about 64; the margin absorbs a loaded machine). The sizes make a
+/// quadratic path take seconds.
 @Suite struct ScalingTests {
     /// The size factor between the two runs, and the largest time ratio accepted.
     static let factor = 8
-    static let maximumRatio = 24.0
+    static let maximumRatio = 32.0
 
-    /// The best of three timings of `body`, in seconds.
+    /// The best of five timings of `body`, in seconds.
     static func seconds(_ body: () -> Void) -> Double {
         let clock = ContinuousClock()
         var best = Double.infinity
-        for _ in 0..<3 {
+        for _ in 0..<5 {
             let duration = clock.measure(body)
             let (whole, fraction) = duration.components
             best = min(best, Double(whole) + Double(fraction) * 1e-18)
@@ -130,7 +131,12 @@ import Testing
         ]
         let shadowing: Set<AASADiagnostic.Code> = [.unreachableExclude, .unreachableRule]
         let warnings = AASADocument.analyze(json: shadowed).diagnostics.filter { shadowing.contains($0.code) }
-        #expect(warnings.map(\.path) == ["$.applinks.details[0].paths[3]", "$.applinks.details[0].paths[4]", "$.applinks.details[0].paths[5]", "$.applinks.details[0].paths[6]"])
+        #expect(
+            warnings.map(\.path) == [
+                "$.applinks.details[0].paths[3]", "$.applinks.details[0].paths[4]", "$.applinks.details[0].paths[5]",
+                "$.applinks.details[0].paths[6]",
+            ]
+        )
         #expect(warnings.map(\.code) == [.unreachableExclude, .unreachableExclude, .unreachableRule, .unreachableExclude])
         #expect(warnings[0].message.contains("paths[2]"))
         #expect(warnings[3].message.contains("paths[0]"))
@@ -159,7 +165,9 @@ import Testing
             ]
         ])
         let matcher = AASAMatcher(document: document, appID: "A1.app")
-        let ratio = Self.ratio(small: 500) { n in _ = matcher.match(path: "/" + String(repeating: "a", count: n), query: nil, fragment: nil) }
+        let ratio = Self.ratio(small: 500) { n in
+            _ = matcher.match(path: "/" + String(repeating: "a", count: n), query: nil, fragment: nil)
+        }
         #expect(ratio < Self.maximumRatio, "time ratio \(ratio)")
         #expect(!matcher.match(path: "/" + String(repeating: "a", count: 4_000), query: nil, fragment: nil).opensApp)
         #expect(matcher.match(path: "/" + String(repeating: "a", count: 4_000) + "x", query: nil, fragment: nil).opensApp)

@@ -4,9 +4,9 @@ import TapRouteYAML
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Apple's 128 KB limit is applied before and while an AASA file is read: a larger file is
@@ -33,7 +33,9 @@ import Darwin
             #expect(tooLarge == .tooLarge(path: file.path, byteCount: 3_700_000, exact: true))
             // In a configuration: an error at the key, naming the size.
             let config = folder.appendingPathComponent("config.yaml")
-            try Data("version: 1\napp:\n  domains: [example.com]\n  appID: A1.app\n  aasa:\n    example.com: big.json\n".utf8).write(to: config)
+            try Data("version: 1\napp:\n  domains: [example.com]\n  appID: A1.app\n  aasa:\n    example.com: big.json\n".utf8).write(
+                to: config
+            )
             let error = #expect(throws: ConfigurationError.self) { try YAMLConfiguration.load(contentsOf: config.path) }
             #expect(error?.keyPath.description == "app.aasa.example.com")
             #expect(error?.message.contains("is 3700000 bytes; Apple accepts at most 131072") == true)
