@@ -17,6 +17,9 @@ struct CheckConfig: ParsableCommand {
 
     @OptionGroup var options: ConfigurationOptions
 
+    @Flag(name: .long, help: "Also print the lint warnings of the AASA files the configuration names (as `normalize aasa lint`).")
+    var lint = false
+
     func run() throws {
         var options = self.options
         if let file { options.config = file }
@@ -52,6 +55,14 @@ struct CheckConfig: ParsableCommand {
         out += "  allowedHosts: \(c.security.allowedHosts.isEmpty ? "(any)" : c.security.allowedHosts.joined(separator: ", "))\n"
         out += "  maxURLLength: \(c.security.maxURLLength)\n"
         out += "limits:\n  maxRecordBytes: \(c.limits.maxRecordBytes)\n  maxDepth: \(c.limits.maxDepth)\n"
+        if lint {
+            out += "aasa lint:\n"
+            for (domain, document) in c.app.aasaDocuments.sorted(by: { $0.key < $1.key }) {
+                let warnings = document.lintWarnings()
+                if warnings.isEmpty { out += "  \(domain): no problems found\n" }
+                for warning in warnings { out += "  \(domain): \(warning.description)\n" }
+            }
+        }
         print(out, terminator: "")
     }
 

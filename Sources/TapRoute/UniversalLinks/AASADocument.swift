@@ -66,6 +66,13 @@ public struct AASADocument: Sendable, Hashable {
         self = analysis.document
     }
 
+    /// The lint warnings for this document (what ``analyze(bytes:lint:)`` adds with `lint:
+    /// true`): rules that never apply, `"#": "*"` on an exclude, undefined variables, an app
+    /// listed in several entries.
+    public func lintWarnings() -> [AASADiagnostic] {
+        AASALinter(document: self).warnings()
+    }
+
     /// The `tooLarge` error for a file of `byteCount` bytes (`exact: false`: of more than
     /// ``maximumSize`` bytes, reading stopped there), or `nil` when Apple accepts that size.
     public static func sizeDiagnostic(byteCount: Int, exact: Bool = true) -> AASADiagnostic? {
