@@ -11,10 +11,20 @@
 ///
 /// Structural warnings (unknown keys, mixed `paths` and `components`, a voided `?`
 /// dictionary, …) come from reading the file.
-struct AASALinter {
+package struct AASALinter {
     let document: AASADocument
+    /// Compare every pair of rules instead of using the index: the reference the tests
+    /// hold the indexed check to (quadratic; never used otherwise).
+    var comparesEveryPair = false
 
-    func warnings() -> [AASADiagnostic] {
+    /// Creates a linter for `document`.
+    package init(document: AASADocument, comparesEveryPair: Bool = false) {
+        self.document = document
+        self.comparesEveryPair = comparesEveryPair
+    }
+
+    /// The lint warnings, in file order.
+    package func warnings() -> [AASADiagnostic] {
         var out: [AASADiagnostic] = []
         let variables = AASAVariables(document.substitutionVariables)
         var seenApps: [String: String] = [:]
@@ -104,7 +114,11 @@ struct AASALinter {
         // indexes[0] holds the earlier rules that open the app, indexes[1] the excludes.
         var indexes = [RuleIndex(), RuleIndex()]
         for later in rules {
-            if let earlier = indexes[later.exclude ? 0 : 1].firstCovering(later, in: rules) {
+            let earlier =
+                comparesEveryPair
+                ? rules[..<later.position].first { $0.exclude != later.exclude && $0.covers(later) }
+                : indexes[later.exclude ? 0 : 1].firstCovering(later, in: rules)
+            if let earlier {
                 let here = "\(detail.location).\(kind)[\(later.index)]"
                 let there = "\(detail.location).\(kind)[\(earlier.index)]"
                 if later.exclude {
