@@ -155,6 +155,29 @@ import Testing
         #expect(analysis.document.details.first?.appIDs.count == 4)
     }
 
+    @Test func aVariableWithManyLiteralAlternativesMatchesInLinearTime() throws {
+        // v = a, aa, aaa, … (`count` alternatives), 200 times in a pattern, on 2,000 letters:
+        // the time grows with the alternatives, not with their square.
+        func matcher(_ count: Int) throws -> AASAMatcher {
+            let values: [JSONValue] = (1...count).map { .string(String(repeating: "a", count: $0)) }
+            let document = try AASADocument(json: [
+                "applinks": [
+                    "substitutionVariables": ["v": .array(values)],
+                    "details": [["appIDs": ["A1.app"], "components": [["/": .string("/" + String(repeating: "$(v)", count: 200) + "x")]]]],
+                ]
+            ])
+            return AASAMatcher(document: document, appID: "A1.app")
+        }
+        let matchers = [10: try matcher(10), 80: try matcher(80)]
+        let path = "/" + String(repeating: "a", count: 2_000) + "x"
+        let ratio = Self.ratio(small: 10) { n in _ = matchers[n]!.match(path: path, query: nil, fragment: nil) }
+        #expect(ratio < Self.maximumRatio, "time ratio \(ratio)")
+        #expect(matchers[10]!.match(path: path, query: nil, fragment: nil).opensApp)  // 200 × "aaaaaaaaaa"
+        #expect(!matchers[10]!.match(path: "/" + String(repeating: "a", count: 2_001) + "x", query: nil, fragment: nil).opensApp)
+        #expect(!matchers[80]!.match(path: "/" + String(repeating: "a", count: 199) + "x", query: nil, fragment: nil).opensApp)
+        #expect(matchers[80]!.match(path: "/" + String(repeating: "a", count: 200) + "x", query: nil, fragment: nil).opensApp)
+    }
+
     @Test func aPatternOfManyWildcardVariablesMatchesInLinearTime() throws {
         let pattern = "/" + String(repeating: "$(v)", count: 1_000) + "x"
         let document = try AASADocument(json: [
@@ -235,5 +258,77 @@ import Testing
             warnings += indexed.count { $0.code == .unreachableExclude || $0.code == .unreachableRule }
         }
         #expect(warnings > 400)
+    }
+}
+
+/// The position-set matcher (one pass per token over all positions, literal alternatives as
+/// shifted bitsets) decides as a plain backtracking matcher does, on random patterns of
+/// literals, `?`, `*` and a variable whose alternatives mix literals, wildcards and `""`.
+@Suite struct AASAPatternReferenceTests {
+    enum Piece {
+        case literal(Character)
+        case one
+        case any
+        case variable
+    }
+
+    /// Whether `pattern` (with `*` and `?`) matches all of `text`.
+    static func simple(_ pattern: [Character], _ text: [Character]) -> Bool {
+        guard let first = pattern.first else { return text.isEmpty }
+        let rest = Array(pattern.dropFirst())
+        switch first {
+        case "*": return (0...text.count).contains { simple(rest, Array(text[$0...])) }
+        case "?": return !text.isEmpty && simple(rest, Array(text.dropFirst()))
+        default: return text.first == first && simple(rest, Array(text.dropFirst()))
+        }
+    }
+
+    static func reference(_ pieces: ArraySlice<Piece>, _ text: ArraySlice<Character>, values: [String]) -> Bool {
+        guard let first = pieces.first else { return text.isEmpty }
+        let rest = pieces.dropFirst()
+        switch first {
+        case .literal(let c): return text.first == c && reference(rest, text.dropFirst(), values: values)
+        case .one: return !text.isEmpty && reference(rest, text.dropFirst(), values: values)
+        case .any: return (0...text.count).contains { reference(rest, text.dropFirst($0), values: values) }
+        case .variable:
+            return (0...text.count).contains { k in
+                values.contains { simple(Array($0), Array(text.prefix(k))) } && reference(rest, text.dropFirst(k), values: values)
+            }
+        }
+    }
+
+    @Test func thePositionSetMatcherDecidesAsBacktrackingDoes() throws {
+        var random = AASALintIndexTests.Generator(state: 7)
+        var matches = 0
+        for _ in 0..<300 {
+            let pool = ["", "a", "b", "ab", "aab", "ba", "a*", "?b", "*", "b?a", "bbb"]
+            let values = (0..<Int.random(in: 1...4, using: &random)).map { _ in pool.randomElement(using: &random)! }
+            let pieces: [Piece] = (0..<Int.random(in: 0...6, using: &random)).map { _ in
+                [Piece.literal("a"), .literal("b"), .one, .any, .variable, .variable].randomElement(using: &random)!
+            }
+            let text = pieces.map { piece -> String in
+                switch piece {
+                case .literal(let c): String(c)
+                case .one: "?"
+                case .any: "*"
+                case .variable: "$(v)"
+                }
+            }.joined()
+            let document = try AASADocument(json: [
+                "applinks": [
+                    "substitutionVariables": ["v": .array(values.map { .string($0) })],
+                    "details": [["appIDs": ["A1.app"], "components": [["#": .string(text)]]]],
+                ]
+            ])
+            let matcher = AASAMatcher(document: document, appID: "A1.app")
+            for _ in 0..<10 {
+                let subject = String((0..<Int.random(in: 0...7, using: &random)).map { _ in Bool.random(using: &random) ? "a" : "b" })
+                let expected = Self.reference(pieces[...], Array(subject)[...], values: values)
+                let actual = matcher.match(path: "/", query: nil, fragment: subject).opensApp
+                #expect(actual == expected, "pattern \(text) v \(values) subject \(subject)")
+                if expected { matches += 1 }
+            }
+        }
+        #expect(matches > 300)
     }
 }
