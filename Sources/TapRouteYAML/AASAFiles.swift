@@ -7,8 +7,9 @@ extension YAMLConfiguration {
     /// domains exactly as iOS does.
     ///
     /// Relative paths are resolved against `directory` (the configuration file's folder).
-    /// Each file must be valid as Apple requires it: JSON, at most 128 KB, every value of
-    /// the right type (lint warnings do not stop it; `normalize aasa lint` shows them).
+    /// Each file must be valid as Apple requires it: JSON, at most 128 KB (checked before
+    /// the file is read, see ``AASAFileReader``), every value of the right type. The lint
+    /// checks do not run here (`normalize aasa lint` runs them).
     ///
     /// - Throws: ``TapRoute/ConfigurationError`` at `app.aasa.<domain>` (located in the
     ///   configuration's file when it has a source map) when a file cannot be read or is
@@ -60,11 +61,11 @@ extension YAMLConfiguration {
             guard app.appID != nil else { continue }
             let resolved = file.hasPrefix("/") || directory.isEmpty ? file : (directory as NSString).appendingPathComponent(file)
             let bytes: [UInt8]
-            do {
-                bytes = Array(try Data(contentsOf: URL(fileURLWithPath: resolved)))
+            do throws(AASAFileError) {
+                bytes = try AASAFileReader.read(resolved)
             } catch {
                 found.append(
-                    ConfigurationError("cannot read AASA file '\(resolved)': \(error.localizedDescription)", kind: .aasaFile, at: keyPath)
+                    ConfigurationError("\(error.description) (see `normalize aasa lint \(resolved)`)", kind: .aasaFile, at: keyPath)
                 )
                 continue
             }
@@ -83,5 +84,67 @@ extension YAMLConfiguration {
         configuration.app.aasaDocuments = documents
         errors.list += found.list.map { configuration.source?.locate($0) ?? $0 }
         return configuration
+    }
+}
+
+/// Why an AASA file could not be read.
+public enum AASAFileError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file could not be opened or read.
+    case unreadable(path: String, reason: String)
+    /// The file is larger than ``TapRoute/AASADocument/maximumSize``: `byteCount` is its size
+    /// when `exact`, else the number of bytes read before giving up (a pipe, or a file that
+    /// grew while it was read).
+    case tooLarge(path: String, byteCount: Int, exact: Bool)
+
+    /// A sentence naming the file and the problem.
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason): "cannot read AASA file '\(path)': \(reason)"
+        case .tooLarge(let path, let byteCount, let exact):
+            "AASA file '\(path)' is \(exact ? "" : "more than ")\(exact ? byteCount : AASADocument.maximumSize) bytes; Apple accepts at most \(AASADocument.maximumSize) (128 KB)"
+        }
+    }
+
+    /// The `tooLarge` diagnostic `normalize aasa lint` reports for this error, or `nil` for
+    /// an unreadable file.
+    public var diagnostic: AASADiagnostic? {
+        guard case .tooLarge(_, let byteCount, let exact) = self else { return nil }
+        return AASADocument.sizeDiagnostic(byteCount: byteCount, exact: exact)
+    }
+}
+
+/// Reads apple-app-site-association files with Apple's size limit applied before and while
+/// reading: a file whose size (from the file system) is over
+/// ``TapRoute/AASADocument/maximumSize`` is refused without reading it, and at most one byte
+/// more than the limit is ever read, so that a file that grows, a pipe or a device cannot
+/// make TapRoute read more.
+public enum AASAFileReader {
+    /// The bytes of the file at `path`, at most ``TapRoute/AASADocument/maximumSize``.
+    /// - Throws: ``AASAFileError``: `tooLarge` when the file is larger, `unreadable` when it
+    ///   cannot be opened or read.
+    public static func read(_ path: String) throws(AASAFileError) -> [UInt8] {
+        let limit = AASADocument.maximumSize
+        if let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            attributes[.type] as? FileAttributeType == .typeRegular,
+            let size = (attributes[.size] as? NSNumber)?.intValue, size > limit
+        {
+            throw .tooLarge(path: path, byteCount: size, exact: true)
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "it cannot be opened" : "no such file"
+            throw .unreadable(path: path, reason: reason)
+        }
+        defer { try? handle.close() }
+        var bytes: [UInt8] = []
+        do {
+            while bytes.count <= limit {
+                guard let chunk = try handle.read(upToCount: limit + 1 - bytes.count), !chunk.isEmpty else { break }
+                bytes.append(contentsOf: chunk)
+            }
+        } catch {
+            throw .unreadable(path: path, reason: error.localizedDescription)
+        }
+        if bytes.count > limit { throw .tooLarge(path: path, byteCount: bytes.count, exact: false) }
+        return bytes
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NormalizeCore
 import TapRoute
+import TapRouteYAML
 
 /// `normalize aasa`: check apple-app-site-association files before shipping them.
 struct AASACommand: ParsableCommand {
@@ -125,10 +126,10 @@ struct AASALintCommand: ParsableCommand {
     /// The report lines for one file, and whether it has errors.
     static func lint(file: String, json: Bool) -> (lines: [String], hasErrors: Bool) {
         let diagnostics: [AASADiagnostic]
-        do {
-            diagnostics = AASADocument.analyze(bytes: try AASAFiles.read(file)).diagnostics
+        do throws(AASAFileError) {
+            diagnostics = AASADocument.analyze(bytes: try AASAFileReader.read(file), lint: true).diagnostics
         } catch {
-            diagnostics = [AASADiagnostic(.error, "unreadable", "cannot read the file: \(error.localizedDescription)", at: "$")]
+            diagnostics = [error.diagnostic ?? AASADiagnostic(.error, "unreadable", error.description, at: "$")]
         }
         let errors = diagnostics.count(where: { $0.severity == .error })
         let warnings = diagnostics.count - errors
@@ -158,18 +159,14 @@ struct AASALintCommand: ParsableCommand {
 
 /// Reading AASA files for the CLI.
 enum AASAFiles {
-    static func read(_ file: String) throws -> [UInt8] {
-        Array(try Data(contentsOf: URL(fileURLWithPath: file)))
-    }
-
     /// The document in `file`, or a ``ConfigurationFailure`` (exit status 2) naming the
     /// problem.
     static func load(_ file: String) throws -> AASADocument {
         let bytes: [UInt8]
-        do {
-            bytes = try read(file)
+        do throws(AASAFileError) {
+            bytes = try AASAFileReader.read(file)
         } catch {
-            throw ConfigurationFailure(error: ConfigurationError("cannot read AASA file: \(error.localizedDescription)", file: file))
+            throw ConfigurationFailure(error: ConfigurationError("\(error.description)", file: file))
         }
         do throws(AASAError) {
             return try AASADocument(bytes: bytes)

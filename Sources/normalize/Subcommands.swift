@@ -23,6 +23,9 @@ struct CheckConfig: ParsableCommand {
 
     @OptionGroup var options: ConfigurationOptions
 
+    @Flag(name: .long, help: "Also print the lint warnings of the AASA files the configuration names (as `normalize aasa lint`).")
+    var lint = false
+
     func run() throws {
         var options = self.options
         if let file { options.config = file }
@@ -44,12 +47,12 @@ struct CheckConfig: ParsableCommand {
         errors += registry.unreachableRoutes()
         if let error = ConfigurationError(collecting: errors) { throw ConfigurationFailure(error: error, note: origin.note) }
         let output = OutputSink()
-        output.append(Array(Self.summary(of: registry, name: origin.name).utf8))
+        output.append(Array(Self.summary(of: registry, name: origin.name, lint: lint).utf8))
         try output.flush()
     }
 
     /// What the configuration means, as printed.
-    static func summary(of registry: AdapterRegistry, name: String) -> String {
+    static func summary(of registry: AdapterRegistry, name: String, lint: Bool = false) -> String {
         let c = registry.configuration
         var out = "configuration: \(name) (valid)\n"
         out += "app:\n  schemes: \(c.app.schemes.joined(separator: ", "))\n  domains: \(c.app.domains.joined(separator: ", "))\n"
@@ -91,6 +94,14 @@ struct CheckConfig: ParsableCommand {
         out += "  allowedHosts: \(c.security.allowedHosts.isEmpty ? "(any)" : c.security.allowedHosts.joined(separator: ", "))\n"
         out += "  maxURLLength: \(c.security.maxURLLength)\n"
         out += "limits:\n  maxRecordBytes: \(c.limits.maxRecordBytes)\n  maxDepth: \(c.limits.maxDepth)\n"
+        if lint {
+            out += "aasa lint:\n"
+            for (domain, document) in c.app.aasaDocuments.sorted(by: { $0.key < $1.key }) {
+                let warnings = document.lintWarnings()
+                if warnings.isEmpty { out += "  \(domain): no problems found\n" }
+                for warning in warnings { out += "  \(domain): \(warning.description)\n" }
+            }
+        }
         return out
     }
 }

@@ -84,7 +84,8 @@ extension PayloadAdapter {
     public static var summary: String { id }
 }
 
-/// What an adapter is created with: its `config.yaml` entry and the app's settings.
+/// What an adapter is created with: its `config.yaml` entry, the app's settings and the
+/// input limits.
 public struct AdapterConfiguration: Sendable {
     /// The adapter's id.
     public var id: String
@@ -93,12 +94,17 @@ public struct AdapterConfiguration: Sendable {
     public var options: JSONObject
     /// The app's schemes and domains.
     public var app: AppSettings
+    /// The configuration's input limits. An adapter that decodes JSON carried in a string
+    /// parses it with ``Limits/parseEmbeddedJSON(_:heldAt:)``, so that `maxDepth` bounds
+    /// the whole record, strings included.
+    public var limits: Limits
 
     /// Creates an adapter configuration.
-    public init(id: String, options: JSONObject = [:], app: AppSettings = AppSettings()) {
+    public init(id: String, options: JSONObject = [:], app: AppSettings = AppSettings(), limits: Limits = Limits()) {
         self.id = id
         self.options = options
         self.app = app
+        self.limits = limits
     }
 
     /// A reader for the option `key`, or `nil` when it is absent.

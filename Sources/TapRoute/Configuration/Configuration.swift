@@ -169,4 +169,34 @@ public struct Limits: Sendable, Hashable {
         self.maxRecordBytes = maxRecordBytes
         self.maxDepth = maxDepth
     }
+
+    /// The depth at which an input event's vendor object sits: an envelope's `userInfo`,
+    /// `message` or `event` is an object inside the envelope, depth 2. A record that is a
+    /// bare `userInfo` counts the same, so a payload reads the same in either form.
+    public static let payloadDepth = 2
+
+    /// Parses JSON that a record carries inside a string, under ``maxDepth`` counted from
+    /// the record's root.
+    ///
+    /// The string is a value of an object or array at `depth` (the record's top level is
+    /// 1; see ``payloadDepth``), so the JSON it holds may nest at most `maxDepth − depth`
+    /// levels: the record with the string replaced by the value it holds nests at most
+    /// ``maxDepth``, as if the value had been written in place. An adapter that places the
+    /// value no deeper in its Interaction than it was held keeps the Interaction within
+    /// ``maxDepth`` too.
+    /// - Parameters:
+    ///   - text: the string's contents.
+    ///   - depth: the depth of the object or array that holds the string.
+    /// - Throws: ``JSONParseError``, of kind ``JSONParseError/Kind/tooDeep`` when the value
+    ///   nests deeper than that.
+    public func parseEmbeddedJSON(_ text: String, heldAt depth: Int) throws(JSONParseError) -> JSONValue {
+        try JSONParser(maximumDepth: Swift.max(0, maxDepth - depth)).parse(text)
+    }
+
+    /// The clause for a warning about JSON in a string that nests deeper than
+    /// ``parseEmbeddedJSON(_:heldAt:)`` allows: "nests deeper than limits.maxDepth (8) allows
+    /// at this depth (6 levels)".
+    public func embeddedDepthClause(heldAt depth: Int) -> String {
+        "nests deeper than limits.maxDepth (\(maxDepth)) allows at this depth (\(Swift.max(0, maxDepth - depth)) levels)"
+    }
 }

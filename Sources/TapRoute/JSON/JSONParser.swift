@@ -1,5 +1,16 @@
 /// An error found while reading JSON text: what is wrong and where.
 public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The two kinds of problem.
+    public enum Kind: Sendable, Hashable {
+        /// The text is not valid JSON.
+        case invalid
+        /// The text nests arrays and objects deeper than the parser's
+        /// ``JSONParser/maximumDepth`` (a limit, not a syntax error).
+        case tooDeep
+    }
+
+    /// What kind of problem it is.
+    public let kind: Kind
     /// What is wrong, as a sentence fragment ("unterminated string").
     public let reason: String
     /// The 1-based line of the offending byte within the parsed text.
@@ -10,7 +21,8 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
     public let offset: Int
 
     /// Creates an error.
-    public init(reason: String, line: Int, column: Int, offset: Int) {
+    public init(reason: String, line: Int, column: Int, offset: Int, kind: Kind = .invalid) {
+        self.kind = kind
         self.reason = reason
         self.line = line
         self.column = column
@@ -87,7 +99,7 @@ private struct Reader {
         self.readsStringsInOrder = readsStringsInOrder
     }
 
-    func error(_ reason: String, at offset: Int? = nil) -> JSONParseError {
+    func error(_ reason: String, at offset: Int? = nil, kind: JSONParseError.Kind = .invalid) -> JSONParseError {
         let offset = min(offset ?? position, bytes.count)
         var line = 1
         var lineStart = 0
@@ -99,7 +111,7 @@ private struct Reader {
             }
             i += 1
         }
-        return JSONParseError(reason: reason, line: line, column: offset - lineStart + 1, offset: offset)
+        return JSONParseError(reason: reason, line: line, column: offset - lineStart + 1, offset: offset, kind: kind)
     }
 
     @inline(__always)
@@ -188,7 +200,7 @@ private struct Reader {
     }
 
     mutating func readArray(depth: Int) throws(JSONParseError) -> [JSONValue] {
-        if depth > maximumDepth { throw error("nesting deeper than \(maximumDepth) levels") }
+        if depth > maximumDepth { throw error("nesting deeper than \(maximumDepth) levels", kind: .tooDeep) }
         position += 1  // [
         var elements: [JSONValue] = []
         skipWhitespace()
@@ -212,12 +224,16 @@ private struct Reader {
     }
 
     mutating func readObject(depth: Int) throws(JSONParseError) -> JSONObject {
-        if depth > maximumDepth { throw error("nesting deeper than \(maximumDepth) levels") }
+        if depth > maximumDepth { throw error("nesting deeper than \(maximumDepth) levels", kind: .tooDeep) }
         position += 1  // {
         var members: [JSONObject.Element] = []
         members.reserveCapacity(8)
-        var hasDuplicates = false
-        var seenKeys: UInt64 = 0  // a 64-bit Bloom filter of the keys so far
+        // Duplicate keys: a 64-bit Bloom filter of the keys while the object is small (a
+        // real comparison only on a hit), a hash index of the keys once it is not, so that
+        // any number of keys costs linear time. A repeated key keeps its last value at the
+        // first one's position.
+        var seenKeys: UInt64 = 0
+        var keyIndex: [String: Int]? = nil
         skipWhitespace()
         if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
             position += 1
@@ -229,7 +245,7 @@ private struct Reader {
             guard bytes[position] == UInt8(ascii: "\"") else { throw error("expected a string key in an object") }
             let keyStart = position
             let key = readsStringsInOrder ? try readStringInOrder(from: position) : try readString()
-            let keyBit = Self.bloomBit(bytes, from: keyStart + 1, to: position - 1)
+            let keyEnd = position
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
                 throw error("expected ':' after an object key")
@@ -237,22 +253,35 @@ private struct Reader {
             position += 1
             skipWhitespace()
             let value = try readValue(depth: depth)
-            if !hasDuplicates, seenKeys & keyBit != 0 {
-                // Possibly seen before: compare for real (rare for distinct keys).
-                hasDuplicates = members.contains { $0.key == key }
+            if keyIndex != nil {
+                if let existing = keyIndex?[key] {
+                    members[existing].value = value
+                } else {
+                    keyIndex?[key] = members.count
+                    members.append((key, value))
+                }
+            } else {
+                let keyBit = Self.bloomBit(bytes, from: keyStart + 1, to: keyEnd - 1)
+                if seenKeys & keyBit != 0, let existing = members.firstIndex(where: { $0.key == key }) {
+                    members[existing].value = value
+                } else {
+                    seenKeys |= keyBit
+                    members.append((key, value))
+                    if members.count > JSONObject.indexThreshold {
+                        var index: [String: Int] = [:]
+                        index.reserveCapacity(members.count * 2)
+                        for (i, member) in members.enumerated() { index[member.key] = i }
+                        keyIndex = index
+                    }
+                }
             }
-            seenKeys |= keyBit
-            members.append((key, value))
             skipWhitespace()
             guard position < bytes.count else { throw error("unexpected end of input in an object") }
             switch bytes[position] {
             case UInt8(ascii: ","): position += 1
             case UInt8(ascii: "}"):
                 position += 1
-                if hasDuplicates {
-                    return JSONObject(members.lazy.map { ($0.key, $0.value) })
-                }
-                return JSONObject(uniqueMembers: members)
+                return JSONObject(uniqueMembers: members, index: keyIndex)
             default: throw error("expected ',' or '}' in an object")
             }
         }

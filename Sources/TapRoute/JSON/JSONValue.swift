@@ -161,20 +161,33 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
 /// have the same keys with equal values, whatever the order. Setting an existing key
 /// replaces its value in place; a parsed object with a duplicate key keeps the last value at
 /// the first key's position.
+///
+/// Small objects are a plain array searched in order; an object with more than 16 members
+/// also keeps a hash index of its keys, so that lookup, setting
+/// and building stay constant-time per key however many keys a payload has.
 public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
     /// One member of the object.
     public typealias Element = (key: String, value: JSONValue)
 
+    /// The member count above which an object keeps a hash index of its keys (below it, a
+    /// search in order is faster than hashing).
+    package static let indexThreshold = 16
+
     private var storage: [Element]
+    /// The position of each key in `storage`; `nil` while the object is small.
+    private var index: [String: Int]?
 
     /// Creates an empty object.
     public init() {
         storage = []
+        index = nil
     }
 
-    /// Creates an object from key–value pairs in order; a repeated key keeps its last value.
+    /// Creates an object from key–value pairs in order; a repeated key keeps its last value
+    /// (at the first one's position).
     public init<S: Sequence>(_ members: S) where S.Element == (String, JSONValue) {
         storage = []
+        index = nil
         for (key, value) in members { self[key] = value }
     }
 
@@ -187,6 +200,21 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// caller guarantees the keys differ).
     package init(uniqueMembers: [Element]) {
         storage = uniqueMembers
+        index = uniqueMembers.count > Self.indexThreshold ? Self.makeIndex(uniqueMembers) : nil
+    }
+
+    /// Creates an object from members known to have distinct keys and the position of each
+    /// key (the parser builds it while checking for duplicates).
+    init(uniqueMembers: [Element], index: [String: Int]?) {
+        storage = uniqueMembers
+        self.index = index
+    }
+
+    private static func makeIndex(_ members: [Element]) -> [String: Int] {
+        var index: [String: Int] = [:]
+        index.reserveCapacity(members.count)
+        for (i, member) in members.enumerated() { index[member.key] = i }
+        return index
     }
 
     /// The number of members.
@@ -198,25 +226,43 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// The keys, in order.
     public var keys: [String] { storage.map(\.key) }
 
+    /// The position of `key` in `storage`.
+    @inline(__always)
+    private func position(of key: String) -> Int? {
+        if let index { return index[key] }
+        // Comparing UTF-8 lengths first skips most full string comparisons.
+        let length = key.utf8.count
+        for i in storage.indices where storage[i].key.utf8.count == length && storage[i].key == key { return i }
+        return nil
+    }
+
     /// The value for `key`, or `nil`. Setting `nil` removes the member.
     public subscript(key: String) -> JSONValue? {
         get {
-            // Comparing UTF-8 lengths first skips most full string comparisons.
-            let length = key.utf8.count
-            for member in storage where member.key.utf8.count == length && member.key == key { return member.value }
-            return nil
+            guard let i = position(of: key) else { return nil }
+            return storage[i].value
         }
         set {
-            if let index = storage.firstIndex(where: { $0.key == key }) {
+            if let i = position(of: key) {
                 if let newValue {
-                    storage[index].value = newValue
+                    storage[i].value = newValue
                 } else {
-                    storage.remove(at: index)
+                    remove(at: i)
                 }
             } else if let newValue {
                 storage.append((key, newValue))
+                if index != nil {
+                    index?[key] = storage.count - 1
+                } else if storage.count > Self.indexThreshold {
+                    index = Self.makeIndex(storage)
+                }
             }
         }
+    }
+
+    private mutating func remove(at i: Int) {
+        storage.remove(at: i)
+        if index != nil { index = storage.count > Self.indexThreshold ? Self.makeIndex(storage) : nil }
     }
 
     /// Returns an iterator over the members in order.
@@ -227,8 +273,10 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// Removes and returns the value for `key`.
     @discardableResult
     public mutating func removeValue(forKey key: String) -> JSONValue? {
-        guard let index = storage.firstIndex(where: { $0.key == key }) else { return nil }
-        return storage.remove(at: index).value
+        guard let i = position(of: key) else { return nil }
+        let value = storage[i].value
+        remove(at: i)
+        return value
     }
 
     /// Returns the object without the members whose keys are in `keys`.

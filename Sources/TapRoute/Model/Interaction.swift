@@ -228,22 +228,31 @@ public struct Warning: Sendable, Hashable, CustomStringConvertible {
 
 /// The parameters of a screen destination: string names and values, in order (captured
 /// path segments first, then query items), with unique names.
+///
+/// More than 16 parameters also keep a hash index of their names, so that building and
+/// lookup stay constant-time per name however many query items a URL has.
 public struct Parameters: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
     /// One parameter.
     public typealias Element = (name: String, value: String)
 
+    private static let indexThreshold = 16
+
     private var storage: [Element]
+    /// The position of each name in `storage`; `nil` while there are few.
+    private var index: [String: Int]?
 
     /// Creates parameters from a dictionary literal, in the literal's order.
     public init(dictionaryLiteral elements: (String, String)...) {
         storage = []
+        index = nil
         for (name, value) in elements { self[name] = value }
     }
 
     /// Creates parameters from pairs in order; a repeated name keeps its first value.
     public init<S: Sequence>(_ pairs: S) where S.Element == (String, String) {
         storage = []
-        for (name, value) in pairs where self[name] == nil { storage.append((name, value)) }
+        index = nil
+        for (name, value) in pairs where self[name] == nil { self[name] = value }
     }
 
     /// The number of parameters.
@@ -253,14 +262,36 @@ public struct Parameters: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// The names, in order.
     public var names: [String] { storage.map(\.name) }
 
+    private func position(of name: String) -> Int? {
+        if let index { return index[name] }
+        return storage.firstIndex { $0.name == name }
+    }
+
+    private static func makeIndex(_ storage: [Element]) -> [String: Int] {
+        var index: [String: Int] = [:]
+        index.reserveCapacity(storage.count)
+        for (i, element) in storage.enumerated() { index[element.name] = i }
+        return index
+    }
+
     /// The value for `name`; setting replaces in place, or appends; `nil` removes.
     public subscript(name: String) -> String? {
-        get { storage.first { $0.name == name }?.value }
+        get { position(of: name).map { storage[$0].value } }
         set {
-            if let index = storage.firstIndex(where: { $0.name == name }) {
-                if let newValue { storage[index].value = newValue } else { storage.remove(at: index) }
+            if let i = position(of: name) {
+                if let newValue {
+                    storage[i].value = newValue
+                } else {
+                    storage.remove(at: i)
+                    if index != nil { index = storage.count > Self.indexThreshold ? Self.makeIndex(storage) : nil }
+                }
             } else if let newValue {
                 storage.append((name, newValue))
+                if index != nil {
+                    index?[name] = storage.count - 1
+                } else if storage.count > Self.indexThreshold {
+                    index = Self.makeIndex(storage)
+                }
             }
         }
     }

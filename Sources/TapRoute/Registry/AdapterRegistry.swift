@@ -110,7 +110,12 @@ public struct AdapterRegistry: Sendable {
                 found.append(error)
                 continue
             }
-            let adapterConfiguration = AdapterConfiguration(id: settings.id, options: settings.options, app: configuration.app)
+            let adapterConfiguration = AdapterConfiguration(
+                id: settings.id,
+                options: settings.options,
+                app: configuration.app,
+                limits: configuration.limits
+            )
             let adapter: any PayloadAdapter
             do throws(ConfigurationError) {
                 adapter = try type.init(configuration: adapterConfiguration)
@@ -212,7 +217,7 @@ public struct AdapterRegistry: Sendable {
             parser.readsStringsInOrder = readsStringsInOrder
             return try parser.parse(record)
         } catch {
-            if error.reason.hasPrefix("nesting deeper") {
+            if error.kind == .tooDeep {
                 throw NormalizationError(.limitExceeded, "\(error.reason) (limits.maxDepth) at column \(error.column)")
             }
             throw NormalizationError(.invalidJSON, error.description)

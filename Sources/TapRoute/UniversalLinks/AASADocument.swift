@@ -3,7 +3,7 @@
 ///
 /// Only the `applinks` section is modelled; `webcredentials`, `appclips` and
 /// `activitycontinuation` list apps but match no URLs. Read a file with ``init(bytes:)``
-/// (strict: any error throws), or ``analyze(bytes:)`` to get every error and lint warning
+/// (strict: any error throws), or ``analyze(bytes:lint:)`` to get every error and lint warning
 /// (what `normalize aasa lint` prints). Match URLs with ``AASAMatcher``.
 ///
 /// ```swift
@@ -44,37 +44,49 @@ public struct AASADocument: Sendable, Hashable {
         self.detailsWereDictionary = detailsWereDictionary
     }
 
-    /// Reads a file, strictly.
+    /// Reads a file, strictly. The lint checks do not run (``analyze(bytes:lint:)`` runs
+    /// them), and a file larger than ``maximumSize`` is refused before it is parsed.
     /// - Throws: ``AASAError`` when the file is larger than ``maximumSize``, is not JSON, or
     ///   has any value of the wrong type.
     public init(bytes: [UInt8]) throws(AASAError) {
-        let analysis = AASADocument.analyze(bytes: bytes)
+        if let tooLarge = AASADocument.sizeDiagnostic(byteCount: bytes.count) {
+            throw AASAError(diagnostics: [tooLarge])
+        }
+        let analysis = AASADocument.analyze(bytes: bytes, lint: false)
         if analysis.hasErrors { throw AASAError(diagnostics: analysis.diagnostics) }
         self = analysis.document
     }
 
-    /// Reads a parsed file, strictly (the size limit is not checked: there are no bytes).
+    /// Reads a parsed file, strictly, without the lint checks (the size limit is not
+    /// checked: there are no bytes).
     /// - Throws: ``AASAError`` when any value has the wrong type.
     public init(json: JSONValue) throws(AASAError) {
-        let analysis = AASADocument.analyze(json: json)
+        let analysis = AASADocument.analyze(json: json, lint: false)
         if analysis.hasErrors { throw AASAError(diagnostics: analysis.diagnostics) }
         self = analysis.document
     }
 
-    /// Reads a file and reports every problem: errors (size, JSON, types) and lint warnings.
-    /// Never throws; the document holds what could be read.
-    public static func analyze(bytes: [UInt8]) -> AASAAnalysis {
+    /// The lint warnings for this document (what ``analyze(bytes:lint:)`` adds with `lint:
+    /// true`): rules that never apply, `"#": "*"` on an exclude, undefined variables, an app
+    /// listed in several entries.
+    public func lintWarnings() -> [AASADiagnostic] {
+        AASALinter(document: self).warnings()
+    }
+
+    /// The `tooLarge` error for a file of `byteCount` bytes (`exact: false`: of more than
+    /// ``maximumSize`` bytes, reading stopped there), or `nil` when Apple accepts that size.
+    public static func sizeDiagnostic(byteCount: Int, exact: Bool = true) -> AASADiagnostic? {
+        guard byteCount > maximumSize else { return nil }
+        let size = exact ? "\(byteCount) bytes" : "more than \(maximumSize) bytes"
+        return AASADiagnostic(.error, .tooLarge, "the file is \(size); Apple accepts at most \(maximumSize) (128 KB)", at: "$")
+    }
+
+    /// Reads a file and reports every problem: errors (size, JSON, types) and, when `lint`
+    /// is true, the lint warnings (what `normalize aasa lint` prints). Never throws; the
+    /// document holds what could be read.
+    public static func analyze(bytes: [UInt8], lint: Bool = true) -> AASAAnalysis {
         var diagnostics: [AASADiagnostic] = []
-        if bytes.count > maximumSize {
-            diagnostics.append(
-                AASADiagnostic(
-                    .error,
-                    .tooLarge,
-                    "the file is \(bytes.count) bytes; Apple accepts at most \(maximumSize) (128 KB)",
-                    at: "$"
-                )
-            )
-        }
+        if let tooLarge = sizeDiagnostic(byteCount: bytes.count) { diagnostics.append(tooLarge) }
         let json: JSONValue
         do {
             json = try JSONParser().parse(bytes)
@@ -82,17 +94,18 @@ public struct AASADocument: Sendable, Hashable {
             diagnostics.append(AASADiagnostic(.error, .invalidJSON, "not valid JSON: \(error.description)", at: "$"))
             return AASAAnalysis(document: AASADocument(hasApplinks: false), diagnostics: diagnostics)
         }
-        var analysis = analyze(json: json)
+        var analysis = analyze(json: json, lint: lint)
         analysis.diagnostics.insert(contentsOf: diagnostics, at: 0)
         return analysis
     }
 
-    /// Reads a parsed file and reports every problem (except the size limit).
-    public static func analyze(json: JSONValue) -> AASAAnalysis {
+    /// Reads a parsed file and reports every problem (except the size limit): type errors,
+    /// structural warnings and, when `lint` is true, the lint warnings.
+    public static func analyze(json: JSONValue, lint: Bool = true) -> AASAAnalysis {
         var reader = AASAReader()
         let document = reader.read(json)
         var diagnostics = reader.diagnostics
-        diagnostics += AASALinter(document: document).warnings()
+        if lint { diagnostics += AASALinter(document: document).warnings() }
         return AASAAnalysis(document: document, diagnostics: diagnostics)
     }
 }

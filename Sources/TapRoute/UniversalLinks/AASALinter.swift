@@ -11,10 +11,20 @@
 ///
 /// Structural warnings (unknown keys, mixed `paths` and `components`, a voided `?`
 /// dictionary, …) come from reading the file.
-struct AASALinter {
+package struct AASALinter {
     let document: AASADocument
+    /// Compare every pair of rules instead of using the index: the reference the tests
+    /// hold the indexed check to (quadratic; never used otherwise).
+    var comparesEveryPair = false
 
-    func warnings() -> [AASADiagnostic] {
+    /// Creates a linter for `document`.
+    package init(document: AASADocument, comparesEveryPair: Bool = false) {
+        self.document = document
+        self.comparesEveryPair = comparesEveryPair
+    }
+
+    /// The lint warnings, in file order.
+    package func warnings() -> [AASADiagnostic] {
         var out: [AASADiagnostic] = []
         let variables = AASAVariables(document.substitutionVariables)
         var seenApps: [String: String] = [:]
@@ -35,7 +45,7 @@ struct AASALinter {
             }
             let options = detail.defaults.over(document.defaults)
             if let components = detail.components {
-                let infos = components.map { RuleInfo(component: $0, options: options) }
+                let infos = components.enumerated().map { RuleInfo(component: $1, options: options, position: $0) }
                 for component in components {
                     out += variableWarnings(component, at: "\(detail.location).components[\(component.index)]", variables: variables)
                     if component.exclude, let fragment = component.fragment, !fragment.isEmpty, fragment.allSatisfy({ $0 == "*" }) {
@@ -51,7 +61,7 @@ struct AASALinter {
                 }
                 out += unreachable(infos, kind: "components", in: detail)
             } else if let paths = detail.paths {
-                let infos = paths.map { RuleInfo(legacy: $0) }
+                let infos = paths.enumerated().map { RuleInfo(legacy: $1, position: $0) }
                 out += unreachable(infos, kind: "paths", in: detail)
             }
         }
@@ -91,10 +101,24 @@ struct AASALinter {
     }
 
     /// Rules that an earlier rule with the opposite effect shadows completely.
+    ///
+    /// Each rule is compared only with the earlier opposite rules that can cover its path —
+    /// those with any path, the same path, or a `literal*` path whose literal starts it —
+    /// found through an index (a hash of exact paths and a trie of literal prefixes), not
+    /// with every earlier rule; the first of them that covers it is reported, as a pairwise
+    /// scan would. The rules that cover a path but not its query or fragment are tried in
+    /// order, at most ``candidateBudget`` per rule: beyond that a warning may be missed,
+    /// never invented.
     private func unreachable(_ rules: [RuleInfo], kind: String, in detail: AASADetail) -> [AASADiagnostic] {
         var out: [AASADiagnostic] = []
-        for (j, later) in rules.enumerated() {
-            for earlier in rules[..<j] where earlier.exclude != later.exclude && earlier.covers(later) {
+        // indexes[0] holds the earlier rules that open the app, indexes[1] the excludes.
+        var indexes = [RuleIndex(), RuleIndex()]
+        for later in rules {
+            let earlier =
+                comparesEveryPair
+                ? rules[..<later.position].first { $0.exclude != later.exclude && $0.covers(later) }
+                : indexes[later.exclude ? 0 : 1].firstCovering(later, in: rules)
+            if let earlier {
                 let here = "\(detail.location).\(kind)[\(later.index)]"
                 let there = "\(detail.location).\(kind)[\(earlier.index)]"
                 if later.exclude {
@@ -116,15 +140,120 @@ struct AASALinter {
                         )
                     )
                 }
-                break
             }
+            indexes[later.exclude ? 1 : 0].insert(later)
         }
         return out
+    }
+
+    /// How many earlier rules that cover a rule's path, but perhaps not its query or
+    /// fragment, the shadowing check tries for one rule.
+    static let candidateBudget = 64
+}
+
+/// The earlier rules of one effect, indexed by what their path covers.
+private struct RuleIndex {
+    /// A node of the trie of literal prefixes (`L` of a `L*` path), by Character, as
+    /// `String.hasPrefix` compares.
+    struct Node {
+        var children: [Character: Int] = [:]
+        /// The rules whose prefix ends here, in file order (positions in `rules`).
+        var rules: [Int] = []
+    }
+
+    /// Rules whose path covers every path (no path, or only `/*`).
+    private var anyPath: [Int] = []
+    /// Rules by exact path, under each folding: `exact[folding][path]`.
+    private var exact: [[String: [Int]]] = Array(repeating: [:], count: 4)
+    /// A trie of literal prefixes per folding.
+    private var tries: [[Node]] = Array(repeating: [Node()], count: 4)
+    /// The number of rules indexed.
+    private var count = 0
+
+    /// The folding group of a rule: its `percentEncoded` and `caseSensitive`.
+    private static func group(percentEncoded: Bool, caseSensitive: Bool) -> Int {
+        (percentEncoded ? 0 : 2) + (caseSensitive ? 0 : 1)
+    }
+
+    mutating func insert(_ rule: RuleInfo) {
+        let position = rule.position
+        count += 1
+        guard let path = rule.path else {
+            anyPath.append(position)
+            return
+        }
+        if path.count > 1, path.dropFirst().allSatisfy({ $0 == "*" }) {
+            anyPath.append(position)
+            return
+        }
+        let g = Self.group(percentEncoded: rule.percentEncoded, caseSensitive: rule.caseSensitive)
+        let folded = rule.fold(path)
+        exact[g][folded, default: []].append(position)
+        guard let prefix = RuleInfo.literalPrefix(ofStarPattern: folded) else { return }
+        if prefix.hasSuffix("/") { exact[g][String(prefix.dropLast()), default: []].append(position) }
+        var node = 0
+        for c in prefix {
+            if let next = tries[g][node].children[c] {
+                node = next
+            } else {
+                tries[g].append(Node())
+                let next = tries[g].count - 1
+                tries[g][node].children[c] = next
+                node = next
+            }
+        }
+        tries[g][node].rules.append(position)
+    }
+
+    /// The first indexed rule (in file order) that covers `later`, trying at most
+    /// ``AASALinter/candidateBudget`` rules that cover its path.
+    func firstCovering(_ later: RuleInfo, in rules: [RuleInfo]) -> RuleInfo? {
+        guard count > 0 else { return nil }
+        var best: Int? = nil
+        var budget = AASALinter.candidateBudget
+        // The first rule of `list` (sorted) that covers `later`, if earlier than `best`.
+        func scan(_ list: [Int]) {
+            for position in list {
+                if let best, position >= best { return }
+                guard budget > 0 else { return }
+                budget -= 1
+                if rules[position].covers(later) {
+                    best = position
+                    return
+                }
+            }
+        }
+        scan(anyPath)
+        if let path = later.path {
+            // Earlier rules comparable with `later`: the same `percentEncoded`, and the same
+            // `caseSensitive` or case-insensitive.
+            var groups = [Self.group(percentEncoded: later.percentEncoded, caseSensitive: true)]
+            if later.caseSensitive {
+                groups.append(Self.group(percentEncoded: later.percentEncoded, caseSensitive: false))
+            } else {
+                groups = [Self.group(percentEncoded: later.percentEncoded, caseSensitive: false)]
+            }
+            for g in groups {
+                let folded = g & 1 == 1 ? RuleInfo.foldInsensitive(path) : path
+                if let list = exact[g][folded] { scan(list) }
+                var node = 0
+                scan(tries[g][node].rules)
+                for c in folded {
+                    guard let next = tries[g][node].children[c] else { break }
+                    node = next
+                    scan(tries[g][node].rules)
+                }
+            }
+        }
+        return best.map { rules[$0] }
     }
 }
 
 /// A rule reduced to what the shadowing check needs.
 private struct RuleInfo {
+    /// Its position among the rules compared (the `index` of a legacy path and a component
+    /// may differ from it).
+    var position = 0
     let index: Int
     let exclude: Bool
     let summary: String
@@ -135,7 +264,8 @@ private struct RuleInfo {
     let caseSensitive: Bool
     let percentEncoded: Bool
 
-    init(component: AASAComponent, options: AASAOptions) {
+    init(component: AASAComponent, options: AASAOptions, position: Int) {
+        self.position = position
         let effective = component.options.over(options)
         index = component.index
         exclude = component.exclude
@@ -147,7 +277,8 @@ private struct RuleInfo {
         percentEncoded = effective.percentEncoded ?? true
     }
 
-    init(legacy: AASALegacyPath) {
+    init(legacy: AASALegacyPath, position: Int) {
+        self.position = position
         index = legacy.index
         exclude = legacy.exclude
         summary = legacy.summary
@@ -170,7 +301,10 @@ private struct RuleInfo {
 
     private static func onlyStars(_ text: String) -> Bool { !text.isEmpty && text.allSatisfy { $0 == "*" } }
 
-    private func fold(_ text: String) -> String { caseSensitive || text.contains("$(") ? text : text.lowercased() }
+    func fold(_ text: String) -> String { caseSensitive ? text : RuleInfo.foldInsensitive(text) }
+
+    /// `text` as a case-insensitive rule compares it.
+    static func foldInsensitive(_ text: String) -> String { text.contains("$(") ? text : text.lowercased() }
 
     private func pathCovers(_ other: RuleInfo) -> Bool {
         guard let mine = path else { return true }
@@ -215,7 +349,7 @@ private struct RuleInfo {
     }
 
     /// `L` when `pattern` is a literal `L` followed only by stars, else `nil`.
-    private static func literalPrefix(ofStarPattern pattern: String) -> Substring? {
+    static func literalPrefix(ofStarPattern pattern: String) -> Substring? {
         let prefix = pattern.prefix { $0 != "*" }
         guard prefix.count < pattern.count, pattern[prefix.endIndex...].allSatisfy({ $0 == "*" }) else { return nil }
         return prefix.contains("?") || prefix.contains("$(") ? nil : prefix

@@ -224,6 +224,20 @@ private struct Prepared {
     let query: [Unicode.Scalar]
     let fragment: [Unicode.Scalar]
     let items: [(name: String, value: [Unicode.Scalar])]
+    /// Where the variables' literal alternatives occur in each subject, shared by every
+    /// rule this URL is matched against.
+    let pathMemo = AASALiteralMemo()
+    let queryMemo = AASALiteralMemo()
+    let fragmentMemo = AASALiteralMemo()
+    let itemMemos: [AASALiteralMemo]
+
+    init(path: [Unicode.Scalar], query: [Unicode.Scalar], fragment: [Unicode.Scalar], items: [(name: String, value: [Unicode.Scalar])]) {
+        self.path = path
+        self.query = query
+        self.fragment = fragment
+        self.items = items
+        self.itemMemos = items.map { _ in AASALiteralMemo() }
+    }
 }
 
 private struct CompiledRule: Sendable {
@@ -296,24 +310,26 @@ private struct CompiledRule: Sendable {
 
     func matches(_ subjects: inout Subjects) -> Bool {
         let s = subjects.get(caseSensitive: caseSensitive, percentEncoded: percentEncoded)
-        if let path, !path.matches(s.path), !(parentPath?.matches(s.path) ?? false) { return false }
+        if let path, !path.matches(s.path, memo: s.pathMemo), !(parentPath?.matches(s.path, memo: s.pathMemo) ?? false) {
+            return false
+        }
         switch query {
         case nil: break
         case .whole(let pattern)?:
-            if !pattern.matches(s.query) { return false }
+            if !pattern.matches(s.query, memo: s.queryMemo) { return false }
         case .items(let items)?:
             for (name, pattern) in items {
                 // A missing item reads as present with the value ""; every occurrence of a
                 // repeated name must match.
                 var seen = false
-                for item in s.items where item.name == name {
+                for (i, item) in s.items.enumerated() where item.name == name {
                     seen = true
-                    if !pattern.matches(item.value) { return false }
+                    if !pattern.matches(item.value, memo: s.itemMemos[i]) { return false }
                 }
                 if !seen, !pattern.matches([]) { return false }
             }
         }
-        if let fragment, !fragment.matches(s.fragment) { return false }
+        if let fragment, !fragment.matches(s.fragment, memo: s.fragmentMemo) { return false }
         return true
     }
 }

@@ -72,12 +72,13 @@ struct AASAPattern: Sendable, Hashable {
     }
 
     /// Whether the whole of `subject` (already lower-cased for a case-insensitive pattern)
-    /// matches.
-    func matches(_ subject: [Unicode.Scalar]) -> Bool {
+    /// matches. `memo` keeps, for this subject, where each variable's literal alternatives
+    /// occur; share one across the patterns matched against the same subject.
+    func matches(_ subject: [Unicode.Scalar], memo: AASALiteralMemo = AASALiteralMemo()) -> Bool {
         if neverMatches { return false }
         var start = [Bool](repeating: false, count: subject.count + 1)
         start[0] = true
-        guard let end = AASAPattern.advance(tokens, from: start, over: subject) else { return false }
+        guard let end = AASAPattern.advance(tokens, from: start, over: subject, memo: memo) else { return false }
         return end[subject.count]
     }
 
@@ -86,7 +87,7 @@ struct AASAPattern: Sendable, Hashable {
 
     /// Given the subject positions reachable before `tokens`, the positions reachable after
     /// them, or `nil` when none is.
-    static func advance(_ tokens: [Token], from start: [Bool], over subject: [Unicode.Scalar]) -> [Bool]? {
+    static func advance(_ tokens: [Token], from start: [Bool], over subject: [Unicode.Scalar], memo: AASALiteralMemo) -> [Bool]? {
         let n = subject.count
         var current = start
         for token in tokens {
@@ -114,9 +115,7 @@ struct AASAPattern: Sendable, Hashable {
                     any = true
                 }
             case .alternatives(let alternatives):
-                for j in 0...n where current[j] {
-                    if alternatives.markEnds(from: j, in: subject, into: &next) { any = true }
-                }
+                any = alternatives.markEnds(from: current, in: subject, into: &next, memo: memo)
             }
             guard any else { return nil }
             current = next
@@ -145,15 +144,37 @@ enum AASACharacterClass: Sendable, Hashable {
     }
 }
 
-/// The alternatives of a substitution variable: literal ones looked up by length, and those
-/// with wildcards matched as small patterns.
+/// Where one variable's literal alternatives occur in one subject: for each distinct
+/// length, a bitset of the start positions where an alternative of that length occurs.
+struct AASALiteralStarts {
+    var lengths: [Int]
+    var starts: [[UInt64]]
+}
+
+/// The ``AASALiteralStarts`` of the variables used so far against one subject, by variable
+/// id: computed once per subject, however many patterns and `$(name)` use the variable.
+final class AASALiteralMemo {
+    var tables: [Int: AASALiteralStarts] = [:]
+}
+
+/// The alternatives of a substitution variable: literal ones in a trie, and those with
+/// wildcards matched as small patterns.
 struct AASAAlternatives: Sendable, Hashable {
-    var literals: Set<[Unicode.Scalar]>
+    /// Identifies the variable (and case folding) in its document, for ``AASALiteralMemo``.
+    var id: Int
+    /// The distinct lengths of the literal alternatives, ascending.
     var literalLengths: [Int]
+    /// A trie of the literal alternatives: children of each node; node 0 is the root.
+    var trie: [[Unicode.Scalar: Int]]
+    /// Whether a literal alternative ends at each node.
+    var terminal: [Bool]
     var wildcards: [[AASAPattern.Token]]
 
-    init(values: [String], caseSensitive: Bool) {
-        var literals: Set<[Unicode.Scalar]> = []
+    init(id: Int, values: [String], caseSensitive: Bool) {
+        self.id = id
+        var lengths: Set<Int> = []
+        var trie: [[Unicode.Scalar: Int]] = [[:]]
+        var terminal = [false]
         var wildcards: [[AASAPattern.Token]] = []
         for value in values {
             let folded = caseSensitive ? value : value.lowercased()
@@ -169,35 +190,100 @@ struct AASAAlternatives: Sendable, Hashable {
                 }
                 wildcards.append(tokens)
             } else {
-                literals.insert(scalars)
+                var node = 0
+                for c in scalars {
+                    if let next = trie[node][c] {
+                        node = next
+                    } else {
+                        trie.append([:])
+                        terminal.append(false)
+                        trie[node][c] = trie.count - 1
+                        node = trie.count - 1
+                    }
+                }
+                terminal[node] = true
+                lengths.insert(scalars.count)
             }
         }
-        self.literals = literals
-        self.literalLengths = Set(literals.map(\.count)).sorted()
+        self.literalLengths = lengths.sorted()
+        self.trie = trie
+        self.terminal = terminal
         self.wildcards = wildcards
     }
 
-    /// Marks in `ends` every position an alternative starting at `start` can end at;
-    /// returns whether there was one.
-    func markEnds(from start: Int, in subject: [Unicode.Scalar], into ends: inout [Bool]) -> Bool {
-        var found = false
-        for length in literalLengths {
-            let end = start + length
-            guard end <= subject.count else { break }
-            if literals.contains(Array(subject[start..<end])) {
-                ends[end] = true
-                found = true
+    /// Where the literal alternatives occur in `subject`: one walk of the trie from each
+    /// position.
+    func literalStarts(in subject: [Unicode.Scalar]) -> AASALiteralStarts {
+        let words = (subject.count + 64) / 64
+        var index: [Int: Int] = [:]
+        for (k, length) in literalLengths.enumerated() { index[length] = k }
+        var starts = [[UInt64]](repeating: [UInt64](repeating: 0, count: words), count: literalLengths.count)
+        for j in 0...subject.count {
+            var node = 0
+            if terminal[0], let k = index[0] { starts[k][j >> 6] |= 1 << UInt64(j & 63) }
+            var i = j
+            while i < subject.count, let next = trie[node][subject[i]] {
+                node = next
+                i += 1
+                if terminal[node], let k = index[i - j] { starts[k][j >> 6] |= 1 << UInt64(j & 63) }
             }
         }
-        if !wildcards.isEmpty {
-            var from = [Bool](repeating: false, count: subject.count + 1)
-            from[start] = true
-            for tokens in wildcards {
-                guard let reached = AASAPattern.advance(tokens, from: from, over: subject) else { continue }
-                for (k, ok) in reached.enumerated() where ok {
-                    ends[k] = true
-                    found = true
+        return AASALiteralStarts(lengths: literalLengths, starts: starts)
+    }
+
+    /// Marks in `ends` every position an alternative starting at one of the `starts` can end
+    /// at; returns whether there was one.
+    ///
+    /// Each part runs once over the whole set of start positions (the set of positions
+    /// reachable after a token is the union of those reachable from each start), not once
+    /// per start: the literal alternatives as bitsets shifted by each length (where they
+    /// occur is computed once per subject, in `memo`), the wildcard alternatives as small
+    /// patterns. A pattern of many `$(name)` costs time linear in the subject per token.
+    func markEnds(from starts: [Bool], in subject: [Unicode.Scalar], into ends: inout [Bool], memo: AASALiteralMemo) -> Bool {
+        var found = false
+        if !literalLengths.isEmpty {
+            let table: AASALiteralStarts
+            if let known = memo.tables[id] {
+                table = known
+            } else {
+                table = literalStarts(in: subject)
+                memo.tables[id] = table
+            }
+            let words = (subject.count + 64) / 64
+            var current = [UInt64](repeating: 0, count: words)
+            for j in starts.indices where starts[j] { current[j >> 6] |= 1 << UInt64(j & 63) }
+            var reached = [UInt64](repeating: 0, count: words)
+            for (k, length) in table.lengths.enumerated() {
+                // reached |= (current & starts of this length) << length
+                let wordShift = length >> 6
+                let bitShift = UInt64(length & 63)
+                let from = table.starts[k]
+                var i = words - 1
+                while i >= wordShift {
+                    let source = i - wordShift
+                    var word = (current[source] & from[source]) << bitShift
+                    if bitShift > 0, source > 0 { word |= (current[source - 1] & from[source - 1]) >> (64 - bitShift) }
+                    reached[i] |= word
+                    i -= 1
                 }
+            }
+            for (w, word) in reached.enumerated() where word != 0 {
+                var bits = word
+                while bits != 0 {
+                    let j = (w << 6) + bits.trailingZeroBitCount
+                    if j < ends.count {
+                        ends[j] = true
+                        found = true
+                    }
+                    bits &= bits - 1
+                }
+            }
+        }
+        for tokens in wildcards {
+            guard let reached = AASAPattern.advance(tokens, from: starts, over: subject, memo: memo) else { continue }
+            for (k, ok) in reached.enumerated() where ok {
+                ends[k] = true
+                found = true
             }
         }
         return found
@@ -209,26 +295,38 @@ struct AASAVariables: Sendable {
     /// The predefined variable names.
     static let predefined: Set<String> = ["alpha", "upper", "lower", "alnum", "digit", "xdigit", "region", "lang"]
 
-    private static let regionsSensitive = AASAAlternatives(values: AASAISOCodes.regions, caseSensitive: true)
-    private static let regionsInsensitive = AASAAlternatives(values: AASAISOCodes.regions, caseSensitive: false)
-    private static let languagesSensitive = AASAAlternatives(values: AASAISOCodes.languages, caseSensitive: true)
-    private static let languagesInsensitive = AASAAlternatives(values: AASAISOCodes.languages, caseSensitive: false)
+    private static let regionsSensitive = AASAAlternatives(id: 0, values: AASAISOCodes.regions, caseSensitive: true)
+    private static let regionsInsensitive = AASAAlternatives(id: 1, values: AASAISOCodes.regions, caseSensitive: false)
+    private static let languagesSensitive = AASAAlternatives(id: 2, values: AASAISOCodes.languages, caseSensitive: true)
+    private static let languagesInsensitive = AASAAlternatives(id: 3, values: AASAISOCodes.languages, caseSensitive: false)
 
     /// The file's own variables by name (a later duplicate cannot occur: JSON keys are
     /// unique after parsing).
     var custom: [String: [String]]
+    /// Each of the file's variables compiled once per case folding (ids from 4 up), so that
+    /// every `$(name)` shares them.
+    private var compiled: [String: (sensitive: AASAAlternatives, insensitive: AASAAlternatives)]
 
     init(_ variables: [AASASubstitutionVariable]) {
         var custom: [String: [String]] = [:]
-        for variable in variables { custom[variable.name] = variable.values }
+        var compiled: [String: (sensitive: AASAAlternatives, insensitive: AASAAlternatives)] = [:]
+        for variable in variables {
+            custom[variable.name] = variable.values
+            let id = 4 + 2 * compiled.count
+            compiled[variable.name] = (
+                AASAAlternatives(id: id, values: variable.values, caseSensitive: true),
+                AASAAlternatives(id: id + 1, values: variable.values, caseSensitive: false)
+            )
+        }
         self.custom = custom
+        self.compiled = compiled
     }
 
     /// The token for `$(name)`, or `nil` when no such variable exists. The file's own
     /// definition wins over a predefined variable of the same name.
     func token(for name: String, caseSensitive: Bool) -> AASAPattern.Token? {
-        if let values = custom[name] {
-            return .alternatives(AASAAlternatives(values: values, caseSensitive: caseSensitive))
+        if let alternatives = compiled[name] {
+            return .alternatives(caseSensitive ? alternatives.sensitive : alternatives.insensitive)
         }
         switch name {
         // Case-insensitive subjects are lower-cased, so the letter classes accept any letter.

@@ -96,7 +96,8 @@ struct AASAReader {
             warning(.appIDAndAppIDs, "the entry has both appID and appIDs; it applies to the apps of both", at: at)
         }
         var unique: [String] = []
-        for id in appIDs where !unique.contains(id) { unique.append(id) }
+        var seen: Set<String> = []
+        for id in appIDs where seen.insert(id).inserted { unique.append(id) }
         for id in unique where !Self.isWellFormedAppID(id) {
             warning(.malformedAppID, "app ID '\(id)' is not of the form TEAMID.bundle.identifier", at: at)
         }

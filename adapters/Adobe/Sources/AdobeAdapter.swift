@@ -21,11 +21,19 @@ public struct AdobeAdapter: PayloadAdapter {
     public static let summary =
         "Adobe Campaign Standard push (uri, _mId, _dId), Journey Optimizer push (adb_uri, _xdm, adb_act), local notifications (adb_deeplink), alert messages and adbinapp:// in-app click URLs"
 
-    /// Creates the adapter; it has no options of its own.
-    public init(configuration: AdapterConfiguration) throws(ConfigurationError) {}
+    /// The record limits: `_xdm` and `adb_act` (JSON strings) are read under `maxDepth`,
+    /// counted from the record's root.
+    let limits: Limits
 
-    /// Creates the adapter.
-    public init() {}
+    /// Creates the adapter; it has no options of its own.
+    public init(configuration: AdapterConfiguration) throws(ConfigurationError) {
+        limits = configuration.limits
+    }
+
+    /// Creates the adapter, with the default limits.
+    public init() {
+        limits = Limits()
+    }
 
     /// Whether the input is Adobe's: a notification with Adobe's keys, an `adbinapp:` URL, or
     /// an in-app message whose `type` is `iam`.
@@ -56,7 +64,7 @@ public struct AdobeAdapter: PayloadAdapter {
             case .campaignPush(let channel):
                 return Self.campaignPush(userInfo, channel: channel, trigger: trigger)
             case .journeyOptimizerPush(let channel):
-                return Self.journeyOptimizerPush(userInfo, channel: channel, trigger: trigger)
+                return Self.journeyOptimizerPush(userInfo, channel: channel, trigger: trigger, limits: limits)
             case .campaignLocal:
                 return Self.campaignLocal(userInfo, trigger: trigger)
             }

@@ -105,16 +105,16 @@ extension AdobeAdapter {
     /// A Journey Optimizer (AEP Messaging) push: `adb_uri` is the destination and the SDK
     /// opens it itself (built-in handling `automatic`) when `_xdm` is there; `_xdm` goes to
     /// tracking; `adb_act` lists the buttons.
-    static func journeyOptimizerPush(_ userInfo: JSONObject, channel: Channel, trigger: Trigger) -> Interaction {
+    static func journeyOptimizerPush(_ userInfo: JSONObject, channel: Channel, trigger: Trigger, limits: Limits) -> Interaction {
         var warnings: [Warning] = []
         let fields = FieldReader(location: "userInfo", object: userInfo)
         let uri = fields.string("adb_uri", warnings: &warnings)
         var tracking = JSONObject()
         _ = campaignIDs(fields, into: &tracking, warnings: &warnings)
-        let xdm = readXDM(userInfo["_xdm"], warnings: &warnings)
+        let xdm = readXDM(userInfo["_xdm"], limits: limits, warnings: &warnings)
         if let object = xdm.object { tracking["_xdm"] = .object(object) }
         let actionType = fields.string("adb_a_type", warnings: &warnings)
-        let buttons = readActionButtons(userInfo["adb_act"], warnings: &warnings)
+        let buttons = readActionButtons(userInfo["adb_act"], limits: limits, warnings: &warnings)
 
         // Adobe's iOS SDK opens adb_uri for a tap only when _xdm is a dictionary.
         var handling: Handling = xdm.iOSOpensURL ? .automatic : .app
@@ -218,15 +218,26 @@ extension AdobeAdapter {
     }
 
     /// Reads `_xdm`: a non-empty dictionary is what Adobe's iOS SDK needs; a string holding
-    /// one is how FCM delivers it on Android; anything else means no tracking data.
-    static func readXDM(_ value: JSONValue?, warnings: inout [Warning]) -> XDM {
+    /// one is how FCM delivers it on Android (read under `limits.maxDepth` from the record's
+    /// root); anything else means no tracking data.
+    static func readXDM(_ value: JSONValue?, limits: Limits, warnings: inout [Warning]) -> XDM {
         let consequence =
             "Adobe's iOS SDK (handleNotificationResponse) reports noTrackingData and opens no URL; TapRoute keeps the destination and leaves it to the app"
         switch value {
         case .object(let object) where !object.isEmpty:
             return XDM(object: object, messageID: messageID(in: object), iOSOpensURL: true)
         case .string(let text):
-            if case .object(let object)? = try? JSONValue(parsing: text), !object.isEmpty {
+            let parsed = Result { () throws(JSONParseError) in try limits.parseEmbeddedJSON(text, heldAt: Limits.payloadDepth) }
+            if case .failure(let error) = parsed, error.kind == .tooDeep {
+                warnings.append(
+                    Warning(
+                        .noTrackingData,
+                        "_xdm is a JSON string that \(limits.embeddedDepthClause(heldAt: Limits.payloadDepth)): \(consequence)"
+                    )
+                )
+                return XDM(object: nil, messageID: nil, iOSOpensURL: false)
+            }
+            if case .success(.object(let object)) = parsed, !object.isEmpty {
                 warnings.append(
                     Warning(
                         .androidDiffers,
@@ -258,7 +269,7 @@ extension AdobeAdapter {
     /// Android SDK does: a button needs a non-empty `label` (its id) and a `type`; only
     /// `WEBURL` and `DEEPLINK` buttons use their `uri`; `DISMISS` closes the notification;
     /// anything else opens the app.
-    static func readActionButtons(_ value: JSONValue?, warnings: inout [Warning]) -> [Button] {
+    static func readActionButtons(_ value: JSONValue?, limits: Limits, warnings: inout [Warning]) -> [Button] {
         let elements: [JSONValue]
         switch value {
         case nil, .null?:
@@ -266,11 +277,18 @@ extension AdobeAdapter {
         case .array(let array)?:
             elements = array
         case .string(let text)?:
-            guard case .array(let array)? = try? JSONValue(parsing: text) else {
+            let parsed = Result { () throws(JSONParseError) in try limits.parseEmbeddedJSON(text, heldAt: Limits.payloadDepth) }
+            guard case .success(.array(let array)) = parsed else {
+                let problem =
+                    if case .failure(let error) = parsed, error.kind == .tooDeep {
+                        "a JSON string that \(limits.embeddedDepthClause(heldAt: Limits.payloadDepth))"
+                    } else {
+                        "not a JSON array of buttons"
+                    }
                 warnings.append(
                     Warning(
                         .invalidActionButtons,
-                        "adb_act is not a JSON array of buttons: no buttons are listed, as Adobe's Android SDK shows none"
+                        "adb_act is \(problem): no buttons are listed, as Adobe's Android SDK shows none"
                     )
                 )
                 return []

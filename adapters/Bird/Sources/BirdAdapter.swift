@@ -32,11 +32,19 @@ public struct BirdAdapter: PayloadAdapter {
     public static let summary =
         "Bird notification interactions: vendorEvent {type Tap|Button|Received, payload, action {type OPEN_APP|URL|DEEP_LINK, identifier, uri}}"
 
-    /// Creates the adapter; it has no options of its own.
-    public init(configuration: AdapterConfiguration) throws(ConfigurationError) {}
+    /// The record limits: `payload` (a JSON string) is read under `maxDepth`, counted from
+    /// the record's root.
+    let limits: Limits
 
-    /// Creates the adapter.
-    public init() {}
+    /// Creates the adapter; it has no options of its own.
+    public init(configuration: AdapterConfiguration) throws(ConfigurationError) {
+        limits = configuration.limits
+    }
+
+    /// Creates the adapter, with the default limits.
+    public init() {
+        limits = Limits()
+    }
 
     /// Recognizes a `vendorEvent` shaped like a Bird interaction: its `type` is one of Bird's
     /// interaction types (any letter case), or its `action` is an object whose `type` is one
@@ -218,8 +226,20 @@ public struct BirdAdapter: PayloadAdapter {
         case .null:
             return [:]
         case .string(let text):
-            if let decoded = try? JSONParser().parse(text), case .object(let object) = decoded {
+            let decoded = Result { () throws(JSONParseError) in try limits.parseEmbeddedJSON(text, heldAt: Limits.payloadDepth) }
+            switch decoded {
+            case .success(.object(let object)):
                 return object
+            case .failure(let error) where error.kind == .tooDeep:
+                warnings.append(
+                    Warning(
+                        .payloadNotJSON,
+                        "payload is a JSON string that \(limits.embeddedDepthClause(heldAt: Limits.payloadDepth)); it is kept as {\"value\": …}"
+                    )
+                )
+                return ["value": .string(text)]
+            default:
+                break
             }
             if text.utf8.first(where: { !Self.isJSONWhitespace($0) }) == UInt8(ascii: "{") {
                 warnings.append(

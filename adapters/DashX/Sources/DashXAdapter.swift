@@ -31,15 +31,24 @@ public struct DashXAdapter: PayloadAdapter {
     public static let summary =
         "DashX push and local notifications: userInfo[\"dashx\"] (a JSON string) with url, screen_name, rich_landing, click_action and action_buttons"
 
-    /// The deepest nesting read from the JSON strings DashX nests (`dashx`, `screen_data`,
-    /// `action_buttons`), matching the default record limit.
-    static let maximumNestedDepth = 128
+    /// The record limits: the JSON strings DashX nests (`dashx`, `screen_data`,
+    /// `action_buttons`) are read under `maxDepth`, counted from the record's root.
+    let limits: Limits
 
     /// Creates the adapter; it has no options.
-    public init(configuration: AdapterConfiguration) throws(ConfigurationError) {}
+    public init(configuration: AdapterConfiguration) throws(ConfigurationError) {
+        limits = configuration.limits
+    }
 
-    /// Creates the adapter.
-    public init() {}
+    /// Creates the adapter, with the default limits.
+    public init() {
+        limits = Limits()
+    }
+
+    /// The depth of the DashX block (the object `userInfo.dashx` holds or is).
+    static let blockDepth = Limits.payloadDepth + 1
+    /// The depth of an action button (an object in the block's `action_buttons` array).
+    static let buttonDepth = blockDepth + 2
 
     /// Recognizes notifications whose `userInfo` has a `dashx` key.
     public func recognizes(_ input: InputEvent) -> Bool {
@@ -64,7 +73,7 @@ public struct DashXAdapter: PayloadAdapter {
         var warnings: [Warning] = []
         var trigger = Trigger(notificationAction: action)
 
-        guard let block = Self.readBlock(raw, dismissed: trigger == .dismiss, into: &warnings) else {
+        guard let block = Self.readBlock(raw, dismissed: trigger == .dismiss, limits: limits, into: &warnings) else {
             return Interaction(
                 vendor: Self.id,
                 channel: channel,
@@ -76,11 +85,11 @@ public struct DashXAdapter: PayloadAdapter {
             )
         }
 
-        let notification = DashXFields(object: block, location: "dashx", names: .topLevel)
+        let notification = DashXFields(object: block, location: "dashx", names: .topLevel, depth: Self.blockDepth, limits: limits)
         notification.validate(into: &warnings)
         Self.checkRequired(notification, into: &warnings)
 
-        let buttons = Self.readButtons(block["action_buttons"], into: &warnings).map { button in
+        let buttons = Self.readButtons(block["action_buttons"], limits: limits, into: &warnings).map { button in
             Button(id: button.id, label: button.label, destination: button.fields.resolve(into: &warnings))
         }
 
@@ -130,14 +139,15 @@ public struct DashXAdapter: PayloadAdapter {
     }
 
     /// The DashX block: a JSON string holding an object (as sent), or an object (recovered,
-    /// with a warning). `nil`, with a warning, for anything else.
-    static func readBlock(_ raw: JSONValue, dismissed: Bool, into warnings: inout [Warning]) -> JSONObject? {
+    /// with a warning). `nil`, with a warning, for anything else, including a string whose
+    /// JSON nests deeper than `limits.maxDepth` allows.
+    static func readBlock(_ raw: JSONValue, dismissed: Bool, limits: Limits, into warnings: inout [Warning]) -> JSONObject? {
         let consequence =
             dismissed ? "the DashX SDKs ignore it" : "the DashX SDKs ignore the tap; the app is opened"
         switch raw {
         case .string(let text):
             do {
-                let value = try JSONParser(maximumDepth: maximumNestedDepth).parse(text)
+                let value = try limits.parseEmbeddedJSON(text, heldAt: Limits.payloadDepth)
                 if case .object(let block) = value { return block }
                 warnings.append(
                     Warning(
@@ -146,9 +156,11 @@ public struct DashXAdapter: PayloadAdapter {
                     )
                 )
             } catch {
-                warnings.append(
-                    Warning(.dashxUnreadable, "userInfo.dashx is a string that is not valid JSON: \(consequence)")
-                )
+                let problem =
+                    error.kind == .tooDeep
+                    ? "a JSON string that \(limits.embeddedDepthClause(heldAt: Limits.payloadDepth))"
+                    : "a string that is not valid JSON"
+                warnings.append(Warning(.dashxUnreadable, "userInfo.dashx is \(problem): \(consequence)"))
             }
             return nil
         case .object(let block):
@@ -198,7 +210,7 @@ public struct DashXAdapter: PayloadAdapter {
     /// The action buttons: an array, or a JSON string holding one (what the iOS SDK accepts;
     /// Android rejects the whole payload). Buttons without a string `identifier` are
     /// skipped; every problem is reported.
-    static func readButtons(_ value: JSONValue?, into warnings: inout [Warning]) -> [ActionButton] {
+    static func readButtons(_ value: JSONValue?, limits: Limits, into warnings: inout [Warning]) -> [ActionButton] {
         let elements: [JSONValue]
         switch value {
         case nil, .null:
@@ -206,11 +218,18 @@ public struct DashXAdapter: PayloadAdapter {
         case .array(let array):
             elements = array
         case .string(let text):
-            guard case .array(let array)? = try? JSONParser(maximumDepth: maximumNestedDepth).parse(text) else {
+            let parsed = Result { () throws(JSONParseError) in try limits.parseEmbeddedJSON(text, heldAt: blockDepth) }
+            guard case .success(.array(let array)) = parsed else {
+                let problem =
+                    if case .failure(let error) = parsed, error.kind == .tooDeep {
+                        "a JSON string that \(limits.embeddedDepthClause(heldAt: blockDepth))"
+                    } else {
+                        "a string that is not a JSON array"
+                    }
                 warnings.append(
                     Warning(
                         .invalidActionButtons,
-                        "dashx.action_buttons is a string that is not a JSON array: the buttons are ignored (the DashX iOS SDK ignores them, Android rejects the whole payload)"
+                        "dashx.action_buttons is \(problem): the buttons are ignored (the DashX iOS SDK ignores them, Android rejects the whole payload)"
                     )
                 )
                 return []
@@ -259,7 +278,7 @@ public struct DashXAdapter: PayloadAdapter {
                     )
                 )
             }
-            let fields = DashXFields(object: object, location: location, names: .button)
+            let fields = DashXFields(object: object, location: location, names: .button, depth: buttonDepth, limits: limits)
             fields.validate(into: &warnings)
             buttons.append(ActionButton(id: id, label: label, fields: fields))
         }

@@ -61,6 +61,10 @@ struct DashXFields: Sendable {
     let location: String
     /// Which key names apply.
     let names: FieldNames
+    /// The depth of `object` in the record (see ``TapRoute/Limits/payloadDepth``).
+    let depth: Int
+    /// The record limits, for JSON strings among the fields.
+    let limits: Limits
 
     /// The string under `key`; `nil` when absent, `null` or of another type (``validate(into:)``
     /// reports the wrong type once).
@@ -172,11 +176,18 @@ struct DashXFields: Sendable {
         case .object(let o):
             map = o
         case .string(let text):
-            guard case .object(let o)? = try? JSONParser(maximumDepth: DashXAdapter.maximumNestedDepth).parse(text) else {
+            let parsed = Result { () throws(JSONParseError) in try limits.parseEmbeddedJSON(text, heldAt: depth) }
+            guard case .success(.object(let o)) = parsed else {
+                let problem =
+                    if case .failure(let error) = parsed, error.kind == .tooDeep {
+                        "a JSON string that \(limits.embeddedDepthClause(heldAt: depth))"
+                    } else {
+                        "a string that is not a JSON object"
+                    }
                 warnings.append(
                     Warning(
                         .invalidScreenData,
-                        "\(key) is a string that is not a JSON object: the screen opens without parameters, as in both DashX SDKs"
+                        "\(key) is \(problem): the screen opens without parameters, as in both DashX SDKs"
                     )
                 )
                 return [:]

@@ -36,7 +36,7 @@ extension TapTalkAdapter {
             location = "data.message"
         case .android(let body):
             location = "body"
-            switch Self.readAndroidBody(body) {
+            switch Self.readAndroidBody(body, limits: limits) {
             case .success(let m):
                 message = m
             case .failure(let problem):
@@ -89,16 +89,20 @@ extension TapTalkAdapter {
         var reason: String
     }
 
-    /// Decodes the Android FCM `body`: a JSON string holding the message object.
-    static func readAndroidBody(_ body: JSONValue?) -> Result<JSONObject, BodyProblem> {
+    /// Decodes the Android FCM `body`: a JSON string holding the message object, nesting no
+    /// deeper than `limits.maxDepth` allows from the record's root.
+    static func readAndroidBody(_ body: JSONValue?, limits: Limits) -> Result<JSONObject, BodyProblem> {
         guard let body, !body.isNull else { return .failure(BodyProblem(reason: "is missing")) }
         guard case .string(let text) = body else {
             return .failure(BodyProblem(reason: "is \(body.typeDescription), not a JSON string"))
         }
         let value: JSONValue
         do {
-            value = try JSONParser(maximumDepth: 64).parse(text)
+            value = try limits.parseEmbeddedJSON(text, heldAt: Limits.payloadDepth)
         } catch {
+            if error.kind == .tooDeep {
+                return .failure(BodyProblem(reason: "is a JSON string that \(limits.embeddedDepthClause(heldAt: Limits.payloadDepth))"))
+            }
             return .failure(BodyProblem(reason: "is not JSON (\(error.description))"))
         }
         guard case .object(let message) = value else {

@@ -56,6 +56,9 @@ public struct TapTalkAdapter: PayloadAdapter {
     let hostSet: SmallStringSet
     /// ``schemes`` as a set.
     let schemeSet: SmallStringSet
+    /// The record limits: an Android `body` (a JSON string) is read under `maxDepth`,
+    /// counted from the record's root.
+    let limits: Limits
 
     /// The names of the two screens TapTalk links and pushes lead to.
     public struct ScreenNames: Sendable, Hashable {
@@ -77,11 +80,14 @@ public struct TapTalkAdapter: PayloadAdapter {
     ///   - hosts: universal-link hosts (compared case-insensitively).
     ///   - schemes: custom URL schemes (compared case-insensitively).
     ///   - screens: the screen names to produce.
+    ///   - limits: the record limits (`maxDepth` bounds the JSON in an Android `body`).
     public init(
         hosts: [String] = TapTalkAdapter.defaultHosts,
         schemes: [String] = TapTalkAdapter.defaultSchemes,
-        screens: ScreenNames = ScreenNames()
+        screens: ScreenNames = ScreenNames(),
+        limits: Limits = Limits()
     ) {
+        self.limits = limits
         self.hosts = hosts.map { $0.lowercased() }
         self.schemes = schemes.map { $0.lowercased() }
         self.screens = screens
@@ -125,7 +131,7 @@ public struct TapTalkAdapter: PayloadAdapter {
                 if key == "chatRoom" { screens.chatRoom = name } else { screens.roomList = name }
             }
         }
-        self.init(hosts: hosts, schemes: schemes, screens: screens)
+        self.init(hosts: hosts, schemes: schemes, screens: screens, limits: configuration.limits)
     }
 
     /// Recognizes links on ``hosts`` or with one of ``schemes`` (as `url` envelopes or
