@@ -1,3 +1,5 @@
+package import TapRoute
+
 /// Splits a JSON document into the records `normalize` processes, as its bytes arrive, keeping
 /// at most `limit` bytes of any record.
 ///
@@ -8,7 +10,7 @@
 /// document is one record: ``Event/document(_:line:column:)`` with its bytes from the first
 /// non-blank one, or ``Event/oversizedDocument(line:)`` as soon as it is over the limit. The
 /// framer finds where an element ends by counting brackets outside strings; the elements are
-/// checked by the JSON parser, and the text between them here (``Event/syntaxError(_:line:column:)``,
+/// checked by the JSON parser, and the text between them here (``Event/syntaxError(_:kind:line:column:)``,
 /// which ends the document).
 package struct DocumentFramer {
     /// A record, or a problem, found in the document.
@@ -22,7 +24,7 @@ package struct DocumentFramer {
         /// A document that is not an array, over the limit.
         case oversizedDocument(line: Int)
         /// Bad text around the elements of an array, at `line`, `column`.
-        case syntaxError(String, line: Int, column: Int)
+        case syntaxError(String, kind: JSONParseError.Kind, line: Int, column: Int)
     }
 
     /// The reason given for text after the end of the document.
@@ -152,7 +154,7 @@ package struct DocumentFramer {
                     advance(over: b)
                     i += 1
                 default:  // .trailing
-                    fail(Self.trailingData, emit)
+                    fail(Self.trailingData, kind: .trailingData, emit)
                     return
                 }
             }
@@ -194,9 +196,9 @@ package struct DocumentFramer {
         state = .afterElement
     }
 
-    private mutating func fail(_ reason: String, _ emit: (Event) -> Void) {
+    private mutating func fail(_ reason: String, kind: JSONParseError.Kind = .invalid, _ emit: (Event) -> Void) {
         state = .done
-        emit(.syntaxError(reason, line: line, column: column))
+        emit(.syntaxError(reason, kind: kind, line: line, column: column))
     }
 
     @inline(__always)

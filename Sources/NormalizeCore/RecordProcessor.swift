@@ -347,9 +347,9 @@ package struct RecordProcessor: Sendable {
             )
             renderError(error, line: line, name: name, into: &out)
             return false
-        case .syntaxError(let reason, let line, let column):
+        case .syntaxError(let reason, let kind, let line, let column):
             var message = JSONParseError(reason: reason, line: line, column: column, offset: 0).description
-            if reason == DocumentFramer.trailingData { message += "; for JSON Lines (one envelope per line) pass --lines" }
+            if kind == .trailingData { message += "; for JSON Lines (one envelope per line) pass --lines" }
             renderError(NormalizationError(.invalidJSON, message), line: line, name: name, into: &out)
             return false
         case .document(let bytes, let line, let column):
@@ -388,10 +388,11 @@ package struct RecordProcessor: Sendable {
             let errorLine = line + error.line - 1
             let errorColumn = error.line == 1 ? column + error.column - 1 : error.column
             var message = JSONParseError(reason: error.reason, line: errorLine, column: errorColumn, offset: error.offset).description
-            if index == nil && error.reason == "unexpected data after the JSON value" {
+            if index == nil && error.kind == .trailingData {
                 message += "; for JSON Lines (one envelope per line) pass --lines"
             }
-            let code: NormalizationError.Code = error.reason.hasPrefix("nesting deeper") ? .limitExceeded : .invalidJSON
+            if error.kind == .invalid { message += AdapterRegistry.recordHint(bytes) }
+            let code: NormalizationError.Code = error.kind == .tooDeep ? .limitExceeded : .invalidJSON
             renderError(inDocument(NormalizationError(code, message)), line: errorLine, name: name, into: &out)
             return false
         case .success(let value):

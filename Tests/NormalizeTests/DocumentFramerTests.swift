@@ -19,7 +19,7 @@ import Testing
                 events.append("document \(line):\(column) \(String(decoding: bytes, as: UTF8.self))")
             case .oversizedDocument(let line):
                 events.append("oversized document \(line)")
-            case .syntaxError(let reason, let line, let column):
+            case .syntaxError(let reason, _, let line, let column):
                 events.append("error \(line):\(column) \(reason)")
             }
         }

@@ -101,4 +101,15 @@ import Testing
         #expect(alone.status == 0)
         #expect(alone.stdout.isEmpty)
     }
+
+    @Test func aLineThatIsNotJSONSaysWhatWasFoundAndWhatARecordLooksLike() throws {
+        let run = try normalize(["--lines"], stdin: "this line is not JSON\n[1,\n")
+        #expect(run.status == 1)
+        let found = try errors(run)
+        #expect(found.count == 2)
+        #expect(found.first?.message.contains("unexpected 'this', expected a JSON value") == true)
+        #expect(found.first?.message.contains(#"a record is one JSON object, an input envelope such as {"kind":"url""#) == true)
+        // A record that begins as JSON gets the parser's own message, without the hint.
+        #expect(found.last?.message.contains("a record is one JSON object") == false)
+    }
 }

@@ -47,7 +47,9 @@ import Testing
         ("\"a\u{1}\"", "unescaped control character in a string", 1, 3),
         ("01", "unexpected data after the JSON value", 1, 2),
         ("{}\n x", "unexpected data after the JSON value", 2, 2),
-        ("tru", "invalid literal, expected 'true'", 1, 1),
+        ("tru", "invalid literal 'tru', expected 'true'", 1, 1),
+        ("nul", "invalid literal 'nul', expected 'null'", 1, 1),
+        ("this line is not JSON", "unexpected 'this', expected a JSON value (an object, array, string, number, true, false or null)", 1, 1),
         ("1.", "invalid number: expected a digit after '.'", 1, 3),
         ("\"\\x\"", "invalid escape '\\x' in a string", 1, 2),
     ])

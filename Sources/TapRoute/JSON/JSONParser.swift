@@ -1,9 +1,12 @@
 /// An error found while reading JSON text: what is wrong and where.
 public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The two kinds of problem.
+    /// The kinds of problem.
     public enum Kind: Sendable, Hashable {
         /// The text is not valid JSON.
         case invalid
+        /// The text holds a complete JSON value followed by more than blanks — often several
+        /// JSON Lines read as one document.
+        case trailingData
         /// The text nests arrays and objects deeper than the parser's
         /// ``JSONParser/maximumDepth`` (a limit, not a syntax error).
         case tooDeep
@@ -81,7 +84,7 @@ public struct JSONParser: Sendable {
         let value = try reader.readValue(depth: 0)
         reader.skipWhitespace()
         if reader.position < buffer.count {
-            throw reader.error("unexpected data after the JSON value")
+            throw reader.error("unexpected data after the JSON value", kind: .trailingData)
         }
         return value
     }
@@ -160,10 +163,31 @@ private struct Reader {
         let pointer = literal.utf8Start
         for i in 0..<count {
             guard position < bytes.count, bytes[position] == pointer[i] else {
-                throw error("invalid literal, expected '\(literal)'", at: start)
+                throw error(Self.literalProblem(found: word(at: start), expected: literal), at: start)
             }
             position += 1
         }
+    }
+
+    /// The letters and digits at `offset` (at most 24 bytes), for saying what was found.
+    func word(at offset: Int) -> String {
+        var end = offset
+        while end < bytes.count, end - offset < 24 {
+            let b = bytes[end]
+            guard (b | 0x20) &- 0x61 < 26 || b &- 0x30 < 10 || b == UInt8(ascii: "_") else { break }
+            end += 1
+        }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[offset..<end]), as: UTF8.self)
+    }
+
+    /// What is wrong where `literal` was begun: a cut-short or misspelt literal, or a word
+    /// that is no JSON at all (`this line is not JSON`).
+    static func literalProblem(found: String, expected literal: StaticString) -> String {
+        let expected = "\(literal)"
+        if expected.hasPrefix(found) || found.hasPrefix(expected) {
+            return "invalid literal '\(found)', expected '\(expected)'"
+        }
+        return "unexpected '\(found)', expected a JSON value (an object, array, string, number, true, false or null)"
     }
 
     mutating func readNumber() throws(JSONParseError) -> JSONNumber {

@@ -220,7 +220,15 @@ public struct AdapterRegistry: Sendable {
             if error.kind == .tooDeep {
                 throw NormalizationError(.limitExceeded, "\(error.reason) (limits.maxDepth) at column \(error.column)")
             }
-            throw NormalizationError(.invalidJSON, error.description)
+            throw NormalizationError(.invalidJSON, error.description + Self.recordHint(record))
         }
+    }
+
+    /// For a record that is not JSON at all — it does not start as an object or array — what
+    /// a record should look like, to add to its `invalidJSON` message; otherwise empty.
+    package static func recordHint(_ record: UnsafeBufferPointer<UInt8>) -> String {
+        let first = record.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D && $0 != 0x0A }
+        guard let first, first != UInt8(ascii: "{"), first != UInt8(ascii: "[") else { return "" }
+        return #"; a record is one JSON object, an input envelope such as {"kind":"url","url":"https://example.com/x"}"#
     }
 }
