@@ -1,5 +1,6 @@
 import Foundation
 import TapRoute
+import TapRouteTestSupport
 import Testing
 
 /// Errors that say where: the line of the offending value in a document, syntax errors inside
@@ -96,6 +97,11 @@ import Testing
         let inside = try normalize(["--lines", try file("inside.jsonl", record + [0x0A] + mark + record + [0x0A])])
         #expect(inside.status == 1)
         #expect(try errors(inside).map(\.line) == [2])
+        // An apple-app-site-association file too.
+        let aasa = try String(contentsOfFile: TestPaths.path("examples/aasa/apple-example.json"), encoding: .utf8)
+        let lint = try normalize(["aasa", "lint", try file("bom-aasa.json", mark + Array(aasa.utf8))])
+        #expect(lint.status == 0)
+        #expect(!lint.stdout.contains("invalidJSON"))
         // A mark alone is an empty input.
         let alone = try normalize(["--lines", try file("alone.jsonl", mark)])
         #expect(alone.status == 0)

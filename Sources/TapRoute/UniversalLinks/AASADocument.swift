@@ -82,14 +82,19 @@ public struct AASADocument: Sendable, Hashable {
     }
 
     /// Reads a file and reports every problem: errors (size, JSON, types) and, when `lint`
-    /// is true, the lint warnings (what `normalize aasa lint` prints). Never throws; the
-    /// document holds what could be read.
+    /// is true, the lint warnings (what `normalize aasa lint` prints). A UTF-8 byte order mark
+    /// at the start is skipped. Never throws; the document holds what could be read.
     public static func analyze(bytes: [UInt8], lint: Bool = true) -> AASAAnalysis {
         var diagnostics: [AASADiagnostic] = []
         if let tooLarge = sizeDiagnostic(byteCount: bytes.count) { diagnostics.append(tooLarge) }
         let json: JSONValue
         do {
-            json = try JSONParser().parse(bytes)
+            // A UTF-8 byte order mark before the JSON is accepted, as Foundation's JSON
+            // reader on Apple platforms accepts it.
+            let hasMark = bytes.starts(with: [0xEF, 0xBB, 0xBF])
+            json = try bytes.withUnsafeBufferPointer { buffer throws(JSONParseError) in
+                try JSONParser().parse(hasMark ? UnsafeBufferPointer(rebasing: buffer.dropFirst(3)) : buffer)
+            }
         } catch {
             diagnostics.append(AASADiagnostic(.error, .invalidJSON, "not valid JSON: \(error.description)", at: "$"))
             return AASAAnalysis(document: AASADocument(hasApplinks: false), diagnostics: diagnostics)
