@@ -206,12 +206,7 @@ func spawnNormalize(_ arguments: [String], stdin: [UInt8]) throws -> SpawnedRun 
                 guard errno == EINTR else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EINVAL) }
                 continue
             }
-            if let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-                let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-                let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
-            {
-                peak = max(peak, kilobytes * 1024)
-            }
+            if let bytes = ProcessMemory.peakResidentBytes(of: pid) { peak = max(peak, bytes) }
             usleep(2_000)
         }
     #endif

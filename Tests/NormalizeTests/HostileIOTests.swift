@@ -401,12 +401,7 @@ struct Child: CustomStringConvertible {
                 guard errno == EINTR else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EINVAL) }
                 continue
             }
-            if let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-                let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-                let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
-            {
-                peak = max(peak, kilobytes * 1024)
-            }
+            if let bytes = ProcessMemory.peakResidentBytes(of: pid) { peak = max(peak, bytes) }
             usleep(2_000)
         }
         let signal = status & 0x7F
