@@ -28,7 +28,7 @@ products=$(printf '%s\n' "$dependency" | grep -E '^\.product\(')
 # The clone as a user has it: a folder named TapRoute beside their package (sources only,
 # without this checkout's .build).
 mkdir -p "$work/TapRoute" "$work/App/Sources/App"
-(cd "$repo" && tar --exclude='./.build*' --exclude=./.git -cf - .) | tar -xf - -C "$work/TapRoute"
+(cd "$repo" && tar --exclude='./.build*' --exclude=./.git --exclude=./.fuzz --exclude=./fuzz-artifacts -cf - .) | tar -xf - -C "$work/TapRoute"
 
 cat > "$work/App/Package.swift" <<SWIFT
 // swift-tools-version:6.2
