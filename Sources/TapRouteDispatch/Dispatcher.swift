@@ -194,7 +194,7 @@ public final class Dispatcher: Sendable {
     public func attach(_ handler: any InteractionHandler) {
         let reading = clock.nanoseconds()
         let pump = storage.withLock { state in
-            state.handler = handler
+            state.attach(handler)
             state.releaseHeld(olderThan: state.window, now: state.monotonic(reading))
             return state.claimPump()
         }
@@ -205,8 +205,7 @@ public final class Dispatcher: Sendable {
     /// the queue (and the queue is trimmed to its capacity now).
     public func detach() {
         let pump = storage.withLock { state in
-            state.handler = nil
-            state.trimToCapacity()
+            state.detach()
             return state.claimPump()
         }
         if pump { self.pump() }
@@ -281,23 +280,52 @@ public final class Dispatcher: Sendable {
                 if let observer {
                     for event in events { observer.observe(event) }
                 }
-            case .deliver(let handler, let entry):
-                let delivery = Delivery(
-                    sequence: entry.sequence,
-                    interaction: entry.interaction,
-                    phase: entry.phase,
-                    input: entry.input
-                )
-                deliver(delivery, to: handler, mayRedispatch: true)
+            case .deliver(let handler, let attachment, let entry):
+                deliver(entry, to: handler, attachment: attachment)
             }
         }
     }
 
-    private func deliver(_ delivery: Delivery, to handler: any InteractionHandler, mayRedispatch: Bool) {
+    /// Hands one entry to the handler and acts on its answer, if it counts (see
+    /// `Storage.settle`): reports the delivery, opens the URL or puts the app link to
+    /// re-dispatch at the front of the queue.
+    private func deliver(_ entry: Entry, to handler: any InteractionHandler, attachment: UInt64) {
+        let delivery = Delivery(
+            sequence: entry.sequence,
+            interaction: entry.interaction,
+            phase: entry.phase,
+            input: entry.input,
+            origin: entry.origin
+        )
         let result = handler.handle(delivery)
-        observer?.observe(.delivered(delivery, result: result))
         let interaction = delivery.interaction
         let source = URLSource(channel: interaction.channel)
+
+        // What the answer asks for, prepared outside the lock (normalizing is pure and may
+        // be slow); none of it happens unless the answer counts.
+        var request: (URLOpenRequest, target: URLTarget)?
+        var redispatch: (url: String, outcome: Result<Entry, NormalizationError>)?
+        if result == .notHandled, interaction.handling == .automatic, case .url(let url, let target) = interaction.destination {
+            if let presentation = URLPresentation(target: target) {
+                request = (URLOpenRequest(url: url, presentation: presentation, source: source, delivery: delivery), target)
+            } else if delivery.origin == nil {
+                // target: app. The system would open the app's own universal link in
+                // Safari, so the link goes back to the handler instead, once.
+                let input = InputEvent.url(url, phase: delivery.phase)
+                do {
+                    var link = try registry.normalize(input)
+                    link.phase = delivery.phase
+                    redispatch = (url, .success(Storage.redispatch(link, input: input, from: delivery)))
+                } catch {
+                    redispatch = (url, .failure(error))
+                }
+            }
+        }
+        let link = try? redispatch?.outcome.get()
+        let counted = storage.withLock { $0.settle(entry, attachment: attachment, result: result, link: link) }
+        guard counted else { return }
+
+        observer?.observe(.delivered(delivery, result: result))
         // A link that opened the app (DashX's `deep_link_opened` with source universal link
         // or scene URL). A re-dispatched link was already reported as opened below.
         var reportedLink: String?
@@ -307,34 +335,17 @@ public final class Dispatcher: Sendable {
             observer?.observe(.openedURL(OpenedURL(url: link, target: .app, source: source, delivery: delivery)))
             reportedLink = link
         }
-        guard result == .notHandled, interaction.handling == .automatic,
-            case .url(let url, let target) = interaction.destination
-        else { return }
-        if let presentation = URLPresentation(target: target) {
-            opener.open(URLOpenRequest(url: url, presentation: presentation, source: source, delivery: delivery))
-            observer?.observe(.openedURL(OpenedURL(url: url, target: target, source: source, delivery: delivery)))
-            return
+        if let (request, target) = request {
+            opener.open(request)
+            observer?.observe(.openedURL(OpenedURL(url: request.url, target: target, source: source, delivery: delivery)))
         }
-        // target: app. The system would open the app's own universal link in Safari, so the
-        // link goes back to the handler instead, once.
-        guard mayRedispatch else { return }
-        if reportedLink != url {
-            observer?.observe(.openedURL(OpenedURL(url: url, target: .app, source: source, delivery: delivery)))
-        }
-        let input = InputEvent.url(url, phase: delivery.phase)
-        do {
-            var link = try registry.normalize(input)
-            link.phase = delivery.phase
-            let redispatched = Delivery(
-                sequence: delivery.sequence,
-                interaction: link,
-                phase: delivery.phase,
-                input: input,
-                origin: interaction
-            )
-            deliver(redispatched, to: handler, mayRedispatch: false)
-        } catch {
-            observer?.observe(.unrecognized(input, error: error))
+        if let redispatch {
+            if reportedLink != redispatch.url {
+                observer?.observe(.openedURL(OpenedURL(url: redispatch.url, target: .app, source: source, delivery: delivery)))
+            }
+            if case .failure(let error) = redispatch.outcome {
+                observer?.observe(.unrecognized(.url(redispatch.url, phase: delivery.phase), error: error))
+            }
         }
     }
 }

@@ -88,13 +88,18 @@ public struct DroppedInteraction: Sendable, Hashable {
     public var phase: Phase
     /// Why it was dropped.
     public var reason: DropReason
+    /// For an app link the dispatcher re-dispatched from a delivered interaction (see
+    /// ``Delivery/origin``) and dropped before a handler took it: that interaction. `nil`
+    /// otherwise.
+    public var origin: Interaction?
 
     /// Creates a record.
-    public init(sequence: UInt64, interaction: Interaction, phase: Phase, reason: DropReason) {
+    public init(sequence: UInt64, interaction: Interaction, phase: Phase, reason: DropReason, origin: Interaction? = nil) {
         self.sequence = sequence
         self.interaction = interaction
         self.phase = phase
         self.reason = reason
+        self.origin = origin
     }
 }
 
