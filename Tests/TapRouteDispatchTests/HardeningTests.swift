@@ -130,7 +130,7 @@ import Testing
             }
             dispatcher.attach(logout)
             dispatcher.didReceive(.notification(userInfo: acmePush(url: url, browser: browser)))
-            #expect(logout.deliveries.count == 1)
+            #expect(logout.calls.map(\.result) == [.notHandled])
             #expect(h.opener.requests.isEmpty)
             #expect(h.observer.deliveries.isEmpty)
             #expect(h.observer.openedURLs.isEmpty)

@@ -3,9 +3,9 @@ import TapRouteDispatch
 import TapRouteDispatchTesting
 import Testing
 
-/// Replays the failure patterns of `shared/reference/PAIN-POINTS.md` that the dispatcher
-/// owns, each the way the platform produces it, and checks the interaction arrives once,
-/// in order, with its button identifier.
+/// Replays the failure patterns the dispatcher owns (numbered as in `docs/dispatcher.md`),
+/// each the way the platform produces it, and checks the interaction arrives once, in
+/// order, with its button identifier.
 @Suite struct PainPointTests {
     /// #1, #2, #5, #9, #10: a tap that cold-launches the app arrives before the app's
     /// handler exists (SDK initialized late, listener registered after the UI boots).

@@ -202,9 +202,9 @@ import Testing
         }
     }
 
-    /// Shared link number `n`.
+    /// Link number `n` of those all threads send.
     static func link(_ n: Int) -> InputEvent {
-        n % 2 == 0 ? .url("myapp://items/shared/\(n)") : .userActivity(webpageURL: "https://app.example.com/shared/\(n)")
+        n % 2 == 0 ? .url("myapp://items/common/\(n)") : .userActivity(webpageURL: "https://app.example.com/common/\(n)")
     }
 }
 
