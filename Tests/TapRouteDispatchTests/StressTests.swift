@@ -293,9 +293,17 @@ struct Outcome {
                 opened.append(record.delivery.sequence)
             }
         }
-        #expect(requests.map(\.delivery.sequence) == opened, "the opener's requests differ from the declined external URLs", sourceLocation: sourceLocation)
+        #expect(
+            requests.map(\.delivery.sequence) == opened,
+            "the opener's requests differ from the declined external URLs",
+            sourceLocation: sourceLocation
+        )
         let links = deliveries.filter { $0.delivery.origin != nil }.map(\.delivery.sequence) + linkDrops.map(\.sequence)
-        #expect(links.sorted() == redispatched.sorted(), "re-dispatched links differ from the declined app URLs", sourceLocation: sourceLocation)
+        #expect(
+            links.sorted() == redispatched.sorted(),
+            "re-dispatched links differ from the declined app URLs",
+            sourceLocation: sourceLocation
+        )
         let duplicateLinks = linkDrops.filter(\.isDuplicate).count
         #expect(duplicateLinks == 0, "a re-dispatched link was dropped as a duplicate", sourceLocation: sourceLocation)
     }
