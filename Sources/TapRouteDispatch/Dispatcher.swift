@@ -34,19 +34,30 @@ public import TapRoute
 ///    action: while the launch-options one still waits, the response replaces it in place
 ///    (so a button tapped at cold launch keeps its identifier); once it was delivered, the
 ///    response is a duplicate.
-/// 3. **Queueing.** The interaction joins a first-in first-out queue. While no handler is
-///    attached the queue holds at most ``Configuration/queueCapacity`` interactions; on
-///    overflow the oldest is dropped and the observer told
-///    (``DropReason/queueOverflow(capacity:)``). A notification from launch options also
+/// 3. **Queueing.** The interaction joins a first-in first-out queue, which holds at most
+///    ``Configuration/queueCapacity`` waiting interactions (not counting the one being
+///    delivered), with or without a handler; on overflow the oldest is dropped, the
+///    observer told (``DropReason/queueOverflow(capacity:)``), and its keys forgotten, so
+///    the same interaction arriving later is delivered. (The inputs of a call that delivers
+///    them itself, to an idle handler, are exempt.) A notification from launch options
 ///    waits, even with a handler attached, until its response arrives, ``didBecomeActive()``
 ///    is called, or the de-duplication window has passed (checked at the next call).
 /// 4. **Delivery.** With a handler attached, interactions are handed to it in arrival
-///    order, one at a time. When it answers ``HandlerResult/notHandled`` and the
-///    interaction's `handling` is `automatic` with a `url` destination, the dispatcher
-///    opens it: `external` through the ``URLOpening`` (system), `inAppBrowser` through the
-///    ``URLOpening`` (in-app browser), and `app` by re-dispatching the URL to the handler
-///    as a link (with ``Delivery/origin`` set), never to the system. A re-dispatched link
-///    is not re-dispatched again. Nothing is opened while no handler is attached.
+///    order, one at a time. The answer counts if it is ``HandlerResult/handled``, or if the
+///    handler was neither detached nor replaced while it ran; otherwise the interaction goes
+///    back to the front of the queue, undelivered, for the next handler. When a counted
+///    answer is ``HandlerResult/notHandled`` and the interaction's `handling` is `automatic`
+///    with a `url` destination, the dispatcher opens it: `external` through the
+///    ``URLOpening`` (system), `inAppBrowser` through the ``URLOpening`` (in-app browser),
+///    and `app` by re-dispatching the URL to the handler as a link (with
+///    ``Delivery/origin`` set; it is delivered next), never to the system. A re-dispatched
+///    link is not re-dispatched again. Nothing is opened while no handler is attached, nor
+///    on the answer of a handler that was detached when it answered.
+///
+/// So every interaction that de-duplication does not suppress is delivered to exactly one
+/// counted handler call, or dropped by overflow and reported; an arrival is suppressed only
+/// as a duplicate of one that was delivered or still waits. Every call does O(1) amortized
+/// work under the lock, whatever the queue holds.
 ///
 /// ## Concurrency
 ///
@@ -63,16 +74,21 @@ public import TapRoute
 public final class Dispatcher: Sendable {
     /// The dispatcher's tunables.
     public struct Configuration: Sendable, Hashable {
-        /// How many interactions may wait while no handler is attached; on overflow the
-        /// oldest is dropped. Default 16. Negative values count as 0 (nothing waits).
+        /// How many interactions may wait for delivery (with or without a handler, not
+        /// counting the one being delivered); on overflow the oldest is dropped and
+        /// reported. Default 16. Negative values count as 0: nothing waits, so an
+        /// interaction is delivered only if a handler is attached and idle when it arrives.
+        /// (The inputs of one entry-point call that delivers them itself are exempt.)
         public var queueCapacity: Int
         /// How long, in seconds, an interaction's ``DeduplicationKey`` is remembered;
         /// the same interaction arriving again within it is dropped as a duplicate. Also
         /// the longest a launch-options notification waits for its response. Default 10.
         /// 0 (or a negative or NaN value) turns de-duplication off.
         public var deduplicationWindow: Double
-        /// At most how many keys are remembered for de-duplication (the oldest are
-        /// forgotten first). Default 256.
+        /// At most how many keys of *delivered* interactions are remembered for
+        /// de-duplication (the first delivered are forgotten first). Keys of interactions
+        /// still waiting are always remembered; those of dropped ones are forgotten.
+        /// Default 256; 0 turns de-duplication off.
         public var deduplicationMemory: Int
 
         /// Creates a configuration.
@@ -190,11 +206,13 @@ public final class Dispatcher: Sendable {
 
     /// Attaches the app's handler (replacing any attached one) and delivers every
     /// interaction that waited for it, in arrival order, before returning (unless another
-    /// thread is delivering at that moment; it then delivers them).
+    /// thread is delivering at that moment; it then delivers them). Replacing a handler
+    /// while it runs makes that call's ``HandlerResult/notHandled`` not count: the new
+    /// handler gets the interaction.
     public func attach(_ handler: any InteractionHandler) {
         let reading = clock.nanoseconds()
         let pump = storage.withLock { state in
-            state.handler = handler
+            state.attach(handler)
             state.releaseHeld(olderThan: state.window, now: state.monotonic(reading))
             return state.claimPump()
         }
@@ -202,11 +220,12 @@ public final class Dispatcher: Sendable {
     }
 
     /// Detaches the handler. Interactions arriving until the next ``attach(_:)`` wait in
-    /// the queue (and the queue is trimmed to its capacity now).
+    /// the queue (and the queue is trimmed to its capacity now). Called while a handler
+    /// runs (a logout), it makes that call's ``HandlerResult/notHandled`` not count: nothing
+    /// is opened and the interaction waits for the next handler.
     public func detach() {
         let pump = storage.withLock { state in
-            state.handler = nil
-            state.trimToCapacity()
+            state.detach()
             return state.claimPump()
         }
         if pump { self.pump() }
@@ -217,7 +236,8 @@ public final class Dispatcher: Sendable {
         storage.withLock { $0.handler != nil }
     }
 
-    /// How many interactions are waiting to be delivered.
+    /// How many interactions are waiting to be delivered (at most
+    /// ``Configuration/queueCapacity`` once no call is delivering).
     public var pendingCount: Int {
         storage.withLock { $0.pending.count }
     }
@@ -281,23 +301,52 @@ public final class Dispatcher: Sendable {
                 if let observer {
                     for event in events { observer.observe(event) }
                 }
-            case .deliver(let handler, let entry):
-                let delivery = Delivery(
-                    sequence: entry.sequence,
-                    interaction: entry.interaction,
-                    phase: entry.phase,
-                    input: entry.input
-                )
-                deliver(delivery, to: handler, mayRedispatch: true)
+            case .deliver(let handler, let attachment, let entry):
+                deliver(entry, to: handler, attachment: attachment)
             }
         }
     }
 
-    private func deliver(_ delivery: Delivery, to handler: any InteractionHandler, mayRedispatch: Bool) {
+    /// Hands one entry to the handler and acts on its answer, if it counts (see
+    /// `Storage.settle`): reports the delivery, opens the URL or puts the app link to
+    /// re-dispatch at the front of the queue.
+    private func deliver(_ entry: Entry, to handler: any InteractionHandler, attachment: UInt64) {
+        let delivery = Delivery(
+            sequence: entry.sequence,
+            interaction: entry.interaction,
+            phase: entry.phase,
+            input: entry.input,
+            origin: entry.origin
+        )
         let result = handler.handle(delivery)
-        observer?.observe(.delivered(delivery, result: result))
         let interaction = delivery.interaction
         let source = URLSource(channel: interaction.channel)
+
+        // What the answer asks for, prepared outside the lock (normalizing is pure and may
+        // be slow); none of it happens unless the answer counts.
+        var request: (URLOpenRequest, target: URLTarget)?
+        var redispatch: (url: String, outcome: Result<Entry, NormalizationError>)?
+        if result == .notHandled, interaction.handling == .automatic, case .url(let url, let target) = interaction.destination {
+            if let presentation = URLPresentation(target: target) {
+                request = (URLOpenRequest(url: url, presentation: presentation, source: source, delivery: delivery), target)
+            } else if delivery.origin == nil {
+                // target: app. The system would open the app's own universal link in
+                // Safari, so the link goes back to the handler instead, once.
+                let input = InputEvent.url(url, phase: delivery.phase)
+                do {
+                    var link = try registry.normalize(input)
+                    link.phase = delivery.phase
+                    redispatch = (url, .success(Storage.redispatch(link, input: input, from: delivery)))
+                } catch {
+                    redispatch = (url, .failure(error))
+                }
+            }
+        }
+        let link = try? redispatch?.outcome.get()
+        let counted = storage.withLock { $0.settle(entry, attachment: attachment, result: result, link: link) }
+        guard counted else { return }
+
+        observer?.observe(.delivered(delivery, result: result))
         // A link that opened the app (DashX's `deep_link_opened` with source universal link
         // or scene URL). A re-dispatched link was already reported as opened below.
         var reportedLink: String?
@@ -307,34 +356,17 @@ public final class Dispatcher: Sendable {
             observer?.observe(.openedURL(OpenedURL(url: link, target: .app, source: source, delivery: delivery)))
             reportedLink = link
         }
-        guard result == .notHandled, interaction.handling == .automatic,
-            case .url(let url, let target) = interaction.destination
-        else { return }
-        if let presentation = URLPresentation(target: target) {
-            opener.open(URLOpenRequest(url: url, presentation: presentation, source: source, delivery: delivery))
-            observer?.observe(.openedURL(OpenedURL(url: url, target: target, source: source, delivery: delivery)))
-            return
+        if let (request, target) = request {
+            opener.open(request)
+            observer?.observe(.openedURL(OpenedURL(url: request.url, target: target, source: source, delivery: delivery)))
         }
-        // target: app. The system would open the app's own universal link in Safari, so the
-        // link goes back to the handler instead, once.
-        guard mayRedispatch else { return }
-        if reportedLink != url {
-            observer?.observe(.openedURL(OpenedURL(url: url, target: .app, source: source, delivery: delivery)))
-        }
-        let input = InputEvent.url(url, phase: delivery.phase)
-        do {
-            var link = try registry.normalize(input)
-            link.phase = delivery.phase
-            let redispatched = Delivery(
-                sequence: delivery.sequence,
-                interaction: link,
-                phase: delivery.phase,
-                input: input,
-                origin: interaction
-            )
-            deliver(redispatched, to: handler, mayRedispatch: false)
-        } catch {
-            observer?.observe(.unrecognized(input, error: error))
+        if let redispatch {
+            if reportedLink != redispatch.url {
+                observer?.observe(.openedURL(OpenedURL(url: redispatch.url, target: .app, source: source, delivery: delivery)))
+            }
+            if case .failure(let error) = redispatch.outcome {
+                observer?.observe(.unrecognized(.url(redispatch.url, phase: delivery.phase), error: error))
+            }
         }
     }
 }

@@ -13,6 +13,11 @@ public import TapRoute
 /// the dispatcher holds no lock while calling it. An event passed from inside `handle(_:)`
 /// is delivered after the current call returns.
 ///
+/// An answer of ``HandlerResult/notHandled`` counts only if this handler is still the
+/// attached one when it returns: after a `detach()` (a logout) or an `attach(_:)` of
+/// another handler during the call, nothing is opened and the interaction is delivered
+/// again to the next handler. ``HandlerResult/handled`` always counts.
+///
 /// ```swift
 /// final class Router: InteractionHandler {
 ///     func handle(_ delivery: Delivery) -> HandlerResult {

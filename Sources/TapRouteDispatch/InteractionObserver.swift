@@ -10,7 +10,11 @@ public import TapRoute
 ///   notification),
 /// - every URL the configuration's safety rules rejected,
 /// - every input that could not be normalized,
-/// - every interaction dropped: pushed out of the full pre-handler queue, or a duplicate.
+/// - every interaction dropped: pushed out of the full queue, or a duplicate.
+///
+/// ``DispatchEvent/delivered(_:result:)`` is told only for a handler call whose answer
+/// counted (see ``Dispatcher``): a call that answered `notHandled` after its handler was
+/// detached or replaced is not a delivery, and the interaction is delivered again later.
 ///
 /// Calls are serialized with the handler's (never concurrent, never while the dispatcher
 /// holds its lock) and may come from any thread that called the dispatcher; an observer
@@ -35,7 +39,8 @@ public enum DispatchEvent: Sendable, Hashable {
     /// An input could not be normalized (no adapter recognized it, or its adapter rejected
     /// the payload); nothing was delivered.
     case unrecognized(InputEvent, error: NormalizationError)
-    /// An interaction will never be delivered.
+    /// An interaction will never be delivered. (One dropped by overflow is forgotten by
+    /// de-duplication, so the same interaction arriving again later is a new arrival.)
     case dropped(DroppedInteraction)
 }
 
@@ -88,22 +93,29 @@ public struct DroppedInteraction: Sendable, Hashable {
     public var phase: Phase
     /// Why it was dropped.
     public var reason: DropReason
+    /// For an app link the dispatcher re-dispatched from a delivered interaction (see
+    /// ``Delivery/origin``) and dropped before a handler took it: that interaction. `nil`
+    /// otherwise.
+    public var origin: Interaction?
 
     /// Creates a record.
-    public init(sequence: UInt64, interaction: Interaction, phase: Phase, reason: DropReason) {
+    public init(sequence: UInt64, interaction: Interaction, phase: Phase, reason: DropReason, origin: Interaction? = nil) {
         self.sequence = sequence
         self.interaction = interaction
         self.phase = phase
         self.reason = reason
+        self.origin = origin
     }
 }
 
 /// Why an interaction was dropped.
 public enum DropReason: Sendable, Hashable {
-    /// No handler was attached and the pre-handler queue was full (it holds `capacity`
-    /// interactions); the oldest waiting interaction made room for a newer one.
+    /// The queue was full (it holds `capacity` waiting interactions, with or without a
+    /// handler): the oldest waiting interaction made room for a newer one. It is forgotten
+    /// by de-duplication, so it is delivered if it arrives again.
     case queueOverflow(capacity: Int)
     /// The same interaction (same ``DeduplicationKey``) arrived within the de-duplication
-    /// window; the one numbered `of` is the one delivered.
+    /// window while the one numbered `of` was waiting, being delivered or delivered; that
+    /// one is (or was) delivered instead, unless it is itself dropped by overflow later.
     case duplicate(of: UInt64)
 }

@@ -3,7 +3,7 @@ import Foundation
 /// A value that is only ever read or written while holding one `NSLock`.
 ///
 /// The dispatcher keeps all of its mutable state in one storage struct inside one of these
-/// (STYLE.md §3.4: "one lock around one `Storage` struct"). `NSLock` is used rather than
+/// (one lock around one `Storage` struct). `NSLock` is used rather than
 /// `Synchronization.Mutex` because `Mutex` needs macOS 15 / iOS 18 while `NSLock` exists on
 /// every Apple platform and on Linux, so the package builds for the same deployment targets
 /// everywhere.

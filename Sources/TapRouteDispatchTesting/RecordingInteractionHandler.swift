@@ -14,12 +14,17 @@ public import TapRouteDispatch
 /// (attach, detach, pass another event), as an app's router might. The handler also
 /// counts how many calls overlapped (``maximumConcurrentCalls``), so a test can check that
 /// the dispatcher never calls it concurrently.
+///
+/// It records every call, including one whose `notHandled` did not count because the
+/// handler was detached or replaced during it (the dispatcher then delivers the interaction
+/// again); ``calls`` pairs each delivery with the answer given.
 public final class RecordingInteractionHandler: InteractionHandler {
     /// Decides the answer for one delivery.
     public typealias Respond = @Sendable (Delivery) -> HandlerResult
 
     private struct State {
         var deliveries: [Delivery] = []
+        var results: [HandlerResult] = []
         var inFlight = 0
         var maximumInFlight = 0
     }
@@ -44,13 +49,24 @@ public final class RecordingInteractionHandler: InteractionHandler {
             state.inFlight += 1
             state.maximumInFlight = max(state.maximumInFlight, state.inFlight)
         }
-        defer { state.withLock { $0.inFlight -= 1 } }
-        return respond(delivery)
+        let result = respond(delivery)
+        state.withLock { state in
+            state.inFlight -= 1
+            state.results.append(result)
+        }
+        return result
     }
 
     /// Every delivery so far, in the order the handler received them.
     public var deliveries: [Delivery] {
         state.withLock { $0.deliveries }
+    }
+
+    /// Every call that returned so far, in call order, with the answer given.
+    public var calls: [(delivery: Delivery, result: HandlerResult)] {
+        state.withLock { state in
+            Array(zip(state.deliveries, state.results))
+        }
     }
 
     /// The interactions delivered so far, in order.

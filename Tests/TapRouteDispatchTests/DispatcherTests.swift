@@ -19,11 +19,11 @@ import Testing
         #expect(handler.deliveries.map(\.sequence) == [3, 4, 5])
     }
 
-    @Test func queueIsUnboundedWhileAHandlerIsAttachedAndTrimmedOnDetach() throws {
+    @Test func detachTrimsTheQueueToItsCapacity() throws {
         let h = try Harness(configuration: .init(queueCapacity: 2))
-        // The handler detaches itself on the first delivery and, before that, a burst of
-        // events arrives from inside it (they wait behind it while it runs).
         let dispatcher = h.dispatcher
+        // The handler detaches itself on the first delivery, after passing four events that
+        // wait behind it (two fit).
         let handler = RecordingInteractionHandler { delivery in
             if delivery.sequence == 1 {
                 for i in 2...5 { dispatcher.continue(.url("myapp://items/\(i)")) }
@@ -112,8 +112,9 @@ import Testing
         }
     }
 
-    @Test func deduplicationMemoryForgetsTheOldestKeys() throws {
+    @Test func deduplicationMemoryForgetsTheOldestDeliveredKeys() throws {
         let h = try Harness(configuration: .init(deduplicationMemory: 2))
+        h.dispatcher.attach(RecordingInteractionHandler())
         for i in 1...3 { h.dispatcher.continue(.url("myapp://items/\(i)")) }
         #expect(h.dispatcher.continue(.url("myapp://items/3")) == .duplicate(sequence: 4, of: 3))
         #expect(h.dispatcher.continue(.url("myapp://items/1")) == .queued(sequence: 5))

@@ -4,8 +4,9 @@ import TapRouteDispatchTesting
 import Testing
 
 /// Replays the failure patterns of docs/dispatcher.md's "The failures it prevents" (#N are
-/// its numbers, each a public issue thread) that the dispatcher owns, each the way the platform produces it, and checks the interaction arrives once,
-/// in order, with its button identifier.
+/// its numbers, each a public issue thread) that the dispatcher owns, each the way the
+/// platform produces it, and checks the interaction arrives once, in order, with its button
+/// identifier.
 @Suite struct PainPointTests {
     /// #1, #2, #5, #9, #10: a tap that cold-launches the app arrives before the app's
     /// handler exists (SDK initialized late, listener registered after the UI boots).

@@ -1,3 +1,4 @@
+import Foundation
 import TapRoute
 import TapRouteDispatch
 import TapRouteDispatchTesting
@@ -135,4 +136,80 @@ func acmePush(
         }
     )
     return ["aps": ["alert": "Sale!"], "acme": .object(block), "campaign": "spring"]
+}
+
+/// Runs `body(0)` … `body(count - 1)` on `count` new threads (not the cooperative pool,
+/// which has as many threads as cores), released together, and returns when all are done.
+func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let ready = DispatchSemaphore(value: 0)
+    let go = DispatchSemaphore(value: 0)
+    let done = DispatchGroup()
+    for index in 0..<count {
+        done.enter()
+        Thread.detachNewThread {
+            ready.signal()
+            go.wait()
+            body(index)
+            done.leave()
+        }
+    }
+    for _ in 0..<count { ready.wait() }
+    for _ in 0..<count { go.signal() }
+    done.wait()
+}
+
+/// One call of a ``CallLog`` handler: which handler, what it got, what it answered.
+struct Call: Sendable {
+    var handler: Int
+    var delivery: Delivery
+    var result: HandlerResult
+}
+
+/// A log shared by several handlers, in the order the dispatcher called them, that also
+/// counts overlapping calls across all of them.
+final class CallLog: Sendable {
+    private struct State {
+        var calls: [Call] = []
+        var inFlight = 0
+        var maximumInFlight = 0
+    }
+
+    private let state = Locked(State())
+
+    /// Every call, in call order.
+    var calls: [Call] { state.withLock { $0.calls } }
+    /// The most calls that ever ran at once, across all handlers of the log.
+    var maximumConcurrentCalls: Int { state.withLock { $0.maximumInFlight } }
+
+    /// A handler numbered `id` that logs here and answers with `respond`.
+    func handler(_ id: Int, respond: @escaping @Sendable (Delivery) -> HandlerResult) -> some InteractionHandler {
+        LoggingHandler(id: id, log: self, respond: respond)
+    }
+
+    fileprivate func enter() {
+        state.withLock {
+            $0.inFlight += 1
+            $0.maximumInFlight = max($0.maximumInFlight, $0.inFlight)
+        }
+    }
+
+    fileprivate func leave(_ call: Call) {
+        state.withLock {
+            $0.inFlight -= 1
+            $0.calls.append(call)
+        }
+    }
+}
+
+private struct LoggingHandler: InteractionHandler {
+    let id: Int
+    let log: CallLog
+    let respond: @Sendable (Delivery) -> HandlerResult
+
+    func handle(_ delivery: Delivery) -> HandlerResult {
+        log.enter()
+        let result = respond(delivery)
+        log.leave(Call(handler: id, delivery: delivery, result: result))
+        return result
+    }
 }
