@@ -128,7 +128,9 @@ struct AASALintCommand: ParsableCommand {
         do {
             diagnostics = AASADocument.analyze(bytes: try AASAFiles.read(file)).diagnostics
         } catch {
-            diagnostics = [AASADiagnostic(.error, "unreadable", "cannot read the file: \(error.localizedDescription)", at: "$")]
+            var message = "cannot read the file: \(error.localizedDescription)"
+            if let hint = UsageHint.forURLArgument(file) { message += "; \(hint)" }
+            diagnostics = [AASADiagnostic(.error, "unreadable", message, at: "$")]
         }
         let errors = diagnostics.count(where: { $0.severity == .error })
         let warnings = diagnostics.count - errors
@@ -169,6 +171,7 @@ enum AASAFiles {
         do {
             bytes = try read(file)
         } catch {
+            // A URL given as the file gets its hint where the failure is reported (`Normalize.main`).
             throw ConfigurationFailure(error: ConfigurationError("cannot read AASA file: \(error.localizedDescription)", file: file))
         }
         do throws(AASAError) {

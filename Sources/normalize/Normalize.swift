@@ -32,7 +32,12 @@ struct Normalize: ParsableCommand {
             var command = try parseAsRoot()
             try command.run()
         } catch let failure as ConfigurationFailure {
-            StandardError.writeLine(failure.description)
+            var message = failure.description
+            // A file that could not be read at all (no position), named by a URL.
+            if failure.error.line == nil, let file = failure.error.file, let hint = UsageHint.forURLArgument(file) {
+                message += "\nnormalize: \(hint)"
+            }
+            StandardError.writeLine(message)
             Foundation.exit(2)
         } catch let failure as IOFailure {
             StandardError.writeLine("normalize: \(failure)")

@@ -26,10 +26,12 @@ enum UsageHint {
         return nil
     }
 
-    /// The hint for a URL given where `subcommand` expects a file, or `nil`.
-    static func forURLArgument(_ name: String, subcommand: String) -> String? {
-        guard looksLikeURL(name) else { return nil }
-        return "'\(name)' is not a file: 'normalize \(subcommand)' reads local files; download it first"
+    /// The hint for a URL given where a local file is expected (`--config`, `check-config
+    /// FILE`, `aasa lint FILE`, `aasa match --file`), or `nil` when `name` is not a URL or is a
+    /// file that exists.
+    static func forURLArgument(_ name: String) -> String? {
+        guard looksLikeURL(name), !FileManager.default.fileExists(atPath: name) else { return nil }
+        return "'\(name)' is not a file: a local file is expected; download it first (curl -fLo FILE '\(name)')"
     }
 
     /// Whether `text` starts with a URL scheme (`scheme:` with at least two characters, so a
