@@ -74,10 +74,12 @@ package final class ProgressLine {
         draw(text(bytesRead: bytesRead, size: size, now: now))
     }
 
-    /// Erases the line if it is shown (before a message, and at the end).
+    /// Erases the line if it is shown (before a message, and at the end); it is drawn again
+    /// at the next report.
     package func clear() {
         guard drawn else { return }
         drawn = false
+        nextDraw = 0
         write(Array("\r\u{1B}[2K".utf8))
     }
 
@@ -86,7 +88,10 @@ package final class ProgressLine {
         let seconds = Double(now &- start) / 1e9
         let rate = seconds > 0 ? Int((Double(total) / seconds).rounded()) : 0
         var name = inputName
-        if name.count > Self.nameLimit { name = "…" + name.suffix(Self.nameLimit - 1) }
+        if name.count > Self.nameLimit {
+            // `'…end of the path'`: the end names the file.
+            name = (name.hasPrefix("'") ? "'…" : "…") + name.suffix(Self.nameLimit - 2)
+        }
         var line = "normalize: \(total) records, \(rate) records/s, "
         if let size, size > 0 {
             line += "\(min(100, bytesRead * 100 / size))% of \(name)"
