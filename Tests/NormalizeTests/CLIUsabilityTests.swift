@@ -133,7 +133,9 @@ import Testing
         #expect(run.status == 2)
         #expect(run.stderr.hasPrefix("\(url): error: cannot read"), "\(run.stderr)")
         #expect(
-            run.stderr.hasSuffix("\nnormalize: '\(url)' is not a file: a local file is expected; download it first (curl -fLo FILE '\(url)')\n"),
+            run.stderr.hasSuffix(
+                "\nnormalize: '\(url)' is not a file: a local file is expected; download it first (curl -fLo FILE '\(url)')\n"
+            ),
             "\(run.stderr)"
         )
     }
@@ -144,7 +146,9 @@ import Testing
         let run = try normalize(["aasa", "lint", url], in: directory)
         #expect(run.status == 1)
         #expect(
-            run.stdout.contains("; '\(url)' is not a file: a local file is expected; download it first (curl -fLo FILE '\(url)') [unreadable]"),
+            run.stdout.contains(
+                "; '\(url)' is not a file: a local file is expected; download it first (curl -fLo FILE '\(url)') [unreadable]"
+            ),
             "\(run.stdout)"
         )
     }
