@@ -185,6 +185,7 @@ package struct RecordProcessor: Sendable {
             if start < length { keep(UnsafeBufferPointer(rebasing: chunk[start...])) }
             // Written now, so that a record arriving on a slow stream is not held back.
             try output.flush()
+            input.reportProgress(records: linesBefore)
         }
         if skipping {
             endSkippedLine()
@@ -305,8 +306,10 @@ package struct RecordProcessor: Sendable {
         defer { raw.deallocate() }
         var framer = DocumentFramer(limit: limits.maxRecordBytes)
         var out = JSONOutputBuffer(capacity: 1 << 12)
+        var records = 0
 
         func handle(_ event: DocumentFramer.Event) {
+            records += 1
             out.removeAll()
             if !documentOutput(for: event, maximumDepth: limits.maxDepth, name: name, into: &out) { failed += 1 }
             out.withBytes { output.append($0) }
@@ -320,6 +323,7 @@ package struct RecordProcessor: Sendable {
             }
             framer.consume(UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: length), handle)
             try output.flush()
+            input.reportProgress(records: records)
         }
         try output.checkpoint()
     }

@@ -187,6 +187,14 @@ package final class InputSource {
     private let ownsDescriptor: Bool
     private let isRegularFile: Bool
     private var reachedEnd = false
+    /// The size of a regular file, `nil` for anything else.
+    package let size: Int?
+    /// Whether the input is a terminal.
+    package let isTerminal: Bool
+    /// The bytes read so far.
+    package private(set) var bytesRead = 0
+    /// Where reads and records are reported, when a progress line is shown (``ProgressLine/begin(_:)``).
+    package var progress: ProgressLine?
 
     /// Opens `path`, or standard input for `-`.
     /// - Throws: ``IOFailure/open(input:errno:)``, or ``IOFailure/read(input:errno:)`` for a
@@ -207,13 +215,16 @@ package final class InputSource {
         if fstat(descriptor, &status) == 0 {
             let kind = status.st_mode & S_IFMT
             isRegularFile = kind == S_IFREG
+            size = isRegularFile ? Int(status.st_size) : nil
             if kind == S_IFDIR {
                 if ownsDescriptor { _ = close(descriptor) }
                 throw .read(input: displayName, errno: EISDIR)
             }
         } else {
             isRegularFile = false
+            size = nil
         }
+        isTerminal = isatty(descriptor) == 1
     }
 
     deinit {
@@ -258,6 +269,7 @@ package final class InputSource {
             let n = systemRead(descriptor, base + filled, buffer.count - filled)
             if n > 0 {
                 filled += n
+                bytesRead += n
             } else if n == 0 {
                 reachedEnd = true
                 break
@@ -274,6 +286,12 @@ package final class InputSource {
             }
         }
         return filled
+    }
+
+    /// Reports to the progress line, if any, that the input has yielded `records` records so
+    /// far. Called once per block read, so it costs nothing per record.
+    package func reportProgress(records: Int) {
+        progress?.update(records: records, bytesRead: bytesRead, size: size)
     }
 
     /// Whether a read would return at once (bytes, the end, or an error).

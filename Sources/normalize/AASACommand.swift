@@ -129,7 +129,13 @@ struct AASALintCommand: ParsableCommand {
         do throws(AASAFileError) {
             diagnostics = AASADocument.analyze(bytes: try AASAFileReader.read(file), lint: true).diagnostics
         } catch {
-            diagnostics = [error.diagnostic ?? AASADiagnostic(.error, "unreadable", error.description, at: "$")]
+            if let diagnostic = error.diagnostic {
+                diagnostics = [diagnostic]
+            } else {
+                var message = error.description
+                if let hint = UsageHint.forURLArgument(file) { message += "; \(hint)" }
+                diagnostics = [AASADiagnostic(.error, "unreadable", message, at: "$")]
+            }
         }
         let errors = diagnostics.count(where: { $0.severity == .error })
         let warnings = diagnostics.count - errors
@@ -166,6 +172,7 @@ enum AASAFiles {
         do throws(AASAFileError) {
             bytes = try AASAFileReader.read(file)
         } catch {
+            // A URL given as the file gets its hint where the failure is reported (`Normalize.main`).
             throw ConfigurationFailure(error: ConfigurationError("\(error.description)", file: file))
         }
         do throws(AASAError) {

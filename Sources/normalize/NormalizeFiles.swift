@@ -45,6 +45,15 @@ struct NormalizeFiles: ParsableCommand {
     )
     var jobs: Int?
 
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
+            "Show no progress line.",
+            discussion: "Without it, a run that lasts over a second shows one on standard error when that is a terminal."
+        )
+    )
+    var quiet = false
+
     @Argument(help: ArgumentHelp("Input files; '-' or none for standard input.", valueName: "file"))
     var files: [String] = []
 
@@ -66,11 +75,14 @@ struct NormalizeFiles: ParsableCommand {
         var failed = 0
         var unreadable = 0
         let inputs = files.isEmpty ? ["-"] : files
-        for file in inputs {
+        let progress = ProgressLine.forStandardError(quiet: quiet, environment: ProcessInfo.processInfo.environment)
+        defer { progress?.clear() }
+        for (position, file) in inputs.enumerated() {
             let name = InputName(file == "-" ? nil : file)
             let asLines = lines || file.hasSuffix(".jsonl") || file.hasSuffix(".ndjson")
             do throws(IOFailure) {
                 let input = try InputSource(path: file)
+                progress?.begin(input)
                 if asLines {
                     try processor.processLines(from: input, name: name, into: output, jobs: threads, failed: &failed)
                 } else {
@@ -82,7 +94,12 @@ struct NormalizeFiles: ParsableCommand {
                 // Like `cat a missing b`: what was read is written, the message names the
                 // input, and the other inputs are still processed; the exit status is 2.
                 try output.flush()
-                StandardError.writeLine("normalize: \(error)")
+                progress?.clear()
+                var message = "normalize: \(error)"
+                if case .open(_, ENOENT) = error, let hint = UsageHint.forMissingInput(file, first: position == 0) {
+                    message += "; \(hint)"
+                }
+                StandardError.writeLine(message)
                 unreadable += 1
             }
         }
