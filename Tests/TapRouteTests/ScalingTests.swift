@@ -331,4 +331,25 @@ import Testing
         }
         #expect(matches > 300)
     }
+
+}
+
+extension ScalingTests {
+    /// `https://a.example/` then `n` distinct CJK characters, each followed by a space: every
+    /// character is new to the repair's list of what it encoded.
+    static func repairableURL(_ n: Int) -> String {
+        var url = "https://a.example/"
+        for i in 0..<n { url += String(Character(Unicode.Scalar(UInt32(0x4E00 + i % 20_000))!)) + " " }
+        return url
+    }
+
+    @Test func aURLWithManyDistinctCharactersIsRepairedInLinearTime() throws {
+        let small = 2_000
+        let urls = [small: Self.repairableURL(small), small * Self.factor: Self.repairableURL(small * Self.factor)]
+        let ratio = Self.ratio(small: small) { n in _ = URLRepair.repaired(urls[n]!) }
+        #expect(ratio < Self.maximumRatio, "time ratio \(ratio)")
+        let repair = try #require(URLRepair.repaired(urls[small]!))
+        #expect(repair.encoded.count == small + 1)  // each character, and the space
+        #expect(repair.url.utf8.count == "https://a.example/".utf8.count + small * 12)
+    }
 }

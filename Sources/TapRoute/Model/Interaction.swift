@@ -210,6 +210,10 @@ public struct Warning: Sendable, Hashable, CustomStringConvertible {
 
         /// A URL failed the safety rules and was dropped; the destination became `app`.
         public static let urlRejected: Code = "urlRejected"
+        /// A URL held characters `URL(string:)` percent-encodes on iOS 17 and later (a space,
+        /// `<`, non-ASCII text, …); TapRoute uses the URL as iOS 17 repairs it, which passed
+        /// the safety rules. Before iOS 17 the vendor's SDK drops the tap.
+        public static let urlRepaired: Code = "urlRepaired"
         /// A rich landing URL that is not http(s) cannot be shown in an in-app browser.
         public static let richLandingNotWeb: Code = "richLandingNotWeb"
         /// The vendor's iOS and Android SDKs behave differently here.

@@ -3,8 +3,10 @@
 ///
 /// For each `url` destination (the interaction's and each button's), in order:
 /// 1. **Safety** (``URLSafety``): a rejected URL becomes `{"type":"app"}` with a
-///    `urlRejected` warning. A `screen` an adapter built from a link (it carries the link
-///    in `url`) is checked the same way.
+///    `urlRejected` warning, unless iOS 17 and later would repair it (``URLRepair``) and
+///    the repaired URL passes: then the repaired URL is used, with a `urlRepaired`
+///    warning. A `screen` an adapter built from a link (it carries the link in `url`) is
+///    checked the same way.
 /// 2. **Routes**: the first matching ``Route`` turns it into a `screen`, keeping the link.
 /// 3. **Target**: `inAppBrowser` stays for http(s) (anything else gets a
 ///    `richLandingNotWeb` warning and is classified like a plain URL); otherwise the target
@@ -100,6 +102,20 @@ public struct HandlingPolicy: Sendable {
         return Warning(.urlRejected, "\(label) \(shown) \(reason)")
     }
 
+    /// The `urlRepaired` warning: what the repair encoded, the URL used, and that iOS before
+    /// 17 drops the tap.
+    private static func repaired(_ url: String, _ repair: URLRepair.Repair, label: String) -> Warning {
+        let shown = url.utf8.count <= 200 ? "'\(url)'" : "(a \(url.utf8.count)-byte url)"
+        let used = repair.url.utf8.count <= 200 ? "'\(repair.url)'" : "the repaired url"
+        let listed = repair.encoded.prefix(8).map { "'\($0.character)' as \($0.escape)" }
+        let more = repair.encoded.count > 8 ? " and \(repair.encoded.count - 8) more" : ""
+        let components = repair.components.joined(separator: ", ")
+        return Warning(
+            .urlRepaired,
+            "\(label) \(shown) holds characters iOS 17 and later percent-encode: URL(string:) encoded its \(components) (\(listed.joined(separator: ", "))\(more)), so TapRoute uses \(used); before iOS 17 URL(string:) returns nil and the vendor's SDK drops the tap"
+        )
+    }
+
     /// Applies safety, routes and target classification to one destination.
     ///
     /// A `screen` destination an adapter built from a link (one that carries its `url`)
@@ -113,7 +129,7 @@ public struct HandlingPolicy: Sendable {
 
     /// ``resolve(_:warnings:label:)`` with the label made only when a warning needs it.
     func resolve(_ destination: Destination, warnings: inout [Warning], label: () -> String) -> Destination {
-        let url: String
+        var url: String
         var target = URLTarget.external
         switch destination {
         case .screen(_, _, let link?): url = link
@@ -126,12 +142,19 @@ public struct HandlingPolicy: Sendable {
         do {
             parts = try safety.check(url)
         } catch {
-            warnings.append(Self.rejection(url, label: label(), reason: error.reason))
-            return .app
+            // A URL iOS 17 and later repair (percent-encoding a space, `<`, non-ASCII text, …)
+            // is used in its repaired form when that passes every rule.
+            guard let repair = URLRepair.repaired(url), let repairedParts = try? safety.check(repair.url) else {
+                warnings.append(Self.rejection(url, label: label(), reason: error.reason))
+                return .app
+            }
+            warnings.append(Self.repaired(url, repair, label: label()))
+            url = repair.url
+            parts = repairedParts
         }
-        if case .screen = destination {
+        if case .screen(let name, let parameters, _) = destination {
             let classification = classifier.classify(parts)
-            guard classification.excludedByRules else { return destination }
+            guard classification.excludedByRules else { return .screen(name: name, parameters: parameters, url: url) }
             if let warning = classification.warning { warnings.append(warning) }
             return .url(url, target: .external)
         }

@@ -191,7 +191,10 @@ extension AdobeAdapter {
 
         let trigger: Trigger = .button(id: host)
         let destination: Destination
-        if host == "confirm", let urlItem {
+        // Campaign's `processMessageInteraction` sends tags 3, 4 and 5 alike to
+        // `clickedWithData`, which opens any `url` item whatever the host: a cancel button
+        // with a url leads there too.
+        if let urlItem {
             var target = urlItem.value
             if containsToken(target) {
                 if let messageId {
@@ -227,14 +230,6 @@ extension AdobeAdapter {
             destination = .app
         } else {
             destination = .none
-            if tracked, let urlItem {
-                warnings.append(
-                    Warning(
-                        .cancelWithURL,
-                        "the cancel link carries url '\(urlItem.value)': Adobe's SDK opens it with the click event, TapRoute treats cancel as nothing to do"
-                    )
-                )
-            }
         }
         return Interaction(
             vendor: id,

@@ -19,8 +19,10 @@ extension Warning.Code {
     /// A field Adobe reads as a string has another type and was ignored, as Adobe's SDK
     /// ignores it.
     public static let ignoredField: Self = "ignoredField"
-    /// An `adbinapp://cancel` link carries a `url`: Adobe's SDK opens it with the click event,
-    /// TapRoute treats cancel as `none`.
+    /// No longer emitted: TapRoute 0.1.0 warned with it when an `adbinapp://cancel` link
+    /// carried a `url` and treated cancel as `none`. The url is now the destination, as in
+    /// Adobe's SDK (`clickedWithData` opens it for every tracked tag).
+    @available(*, deprecated, message: "no longer emitted: a cancel link's url is its destination, as in Adobe's SDK")
     public static let cancelWithURL: Self = "cancelWithURL"
 }
 

@@ -69,6 +69,9 @@ extension TapTalkAdapter {
                 roomID = ""
             }
             destination = roomDestination(roomID, url: nil)
+            if !roomID.isEmpty, case .iOS(let m) = format, m["localID"] == nil {
+                warnings.append(Self.missingLocalIDWarning(m))
+            }
         }
 
         return Interaction(
@@ -80,6 +83,29 @@ extension TapTalkAdapter {
             messageId: Self.nonEmptyString(message?["messageID"]) ?? Self.nonEmptyString(message?["localID"]),
             payload: message.map(Self.payload(of:)) ?? [:],
             warnings: warnings
+        )
+    }
+
+    /// The ``Warning/Code/iOSWouldDrop`` warning for an iOS push whose message has no
+    /// `localID`: TapTalk's iOS SDK (`TAPEncryptorManager decryptToMessageModelFromDictionary:`)
+    /// returns nil without one, so `handleTappedNotificationWithUserInfo:` returns before
+    /// opening anything; its Android SDK (`TAPEncryptorManager.decryptMessage`) fails, and
+    /// shows no notification, when the message's `body` or `data` is not empty.
+    static func missingLocalIDWarning(_ message: JSONObject) -> Warning {
+        func isEmptyOrAbsent(_ value: JSONValue?) -> Bool {
+            switch value {
+            case nil, .null?: true
+            case .string(let text)?: text.isEmpty
+            default: false
+            }
+        }
+        let android =
+            isEmptyOrAbsent(message["body"]) && isEmptyOrAbsent(message["data"])
+            ? "its Android SDK would open the room (the message's body and data are empty)"
+            : "its Android SDK drops it too (decryptMessage fails on the message's body or data without a localID)"
+        return Warning(
+            .iOSWouldDrop,
+            "the TapTalk message at data.message has no localID: TapTalk's iOS SDK (decryptToMessageModelFromDictionary: returns nil) opens no room for this tap, and \(android); TapRoute opens the room the message names"
         )
     }
 
