@@ -17,7 +17,7 @@ sanitizers=("$@")
 
 # The sanitizer, not the Swift runtime's backtracer, reports a crash.
 export SWIFT_BACKTRACE=enable=no
-# A sanitized normalize needs more memory than the hostile-corpus test's bound for a plain
+# A sanitized normalize needs more memory than the hostile-corpus and hostile-I/O tests' bounds for a plain
 # debug build (shadow memory, quarantine, redzones).
 export TAPROUTE_HOSTILE_RSS_LIMIT_MB=${TAPROUTE_HOSTILE_RSS_LIMIT_MB:-1024}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=0}
