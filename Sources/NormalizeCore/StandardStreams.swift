@@ -233,11 +233,10 @@ package final class InputSource {
 
     /// Reads into `buffer` from its start; returns how many bytes were read, 0 only at the end
     /// of the input. A regular file fills the buffer unless it ends first; another input
-    /// returns what is available as soon as something is.
+    /// returns what is available as soon as something is. A UTF-8 byte order mark (EF BB BF)
+    /// at the very start of the input is dropped, as JSON readers may do (RFC 8259 §8.1); one
+    /// anywhere else is left to the parser.
     /// - Throws: ``IOFailure/read(input:errno:)``.
-    ///
-    /// A UTF-8 byte order mark (EF BB BF) at the very start of the input is dropped, as JSON
-    /// readers may do (RFC 8259 §8.1); one anywhere else is left to the parser.
     package func read(into buffer: UnsafeMutableRawBufferPointer) throws(IOFailure) -> Int {
         guard atStart else { return try readAvailable(into: buffer) }
         guard let base = buffer.baseAddress, buffer.count >= 3 else { return try readAvailable(into: buffer) }
@@ -259,8 +258,11 @@ package final class InputSource {
         return rest > 0 ? rest : try readAvailable(into: buffer)
     }
 
+    /// Whether nothing has been read yet (the byte order mark is looked for then).
     private var atStart = true
 
+    /// Reads what is available into `buffer` (see ``read(into:)``), without looking for the
+    /// byte order mark.
     private func readAvailable(into buffer: UnsafeMutableRawBufferPointer) throws(IOFailure) -> Int {
         guard let base = buffer.baseAddress, !reachedEnd else { return 0 }
         var filled = 0
