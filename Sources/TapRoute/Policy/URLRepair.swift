@@ -3,7 +3,7 @@
 ///
 /// Since iOS 17 (apps built with the iOS 17 SDK or later), `URL(string:)` parses RFC 3986
 /// with `encodingInvalidCharacters: true`: when its path, query or fragment holds a
-/// character RFC 3986 does not allow there (a space, `"`, `<`, `>`, `\`, `^`, `` ` ``, `{`,
+/// character RFC 3986 does not allow there (a space, `"`, `<`, `>`, `\`, `^`, a backtick, `{`,
 /// `|`, `}`, `[`, `]`, a `%` that does not start an escape, non-ASCII text, and `#` or `?`
 /// where they cannot stand), it percent-encodes that whole component, `%` included, and
 /// opens the result; before iOS 17 it returns `nil` and a vendor SDK drops the tap
