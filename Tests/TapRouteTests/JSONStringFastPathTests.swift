@@ -1,4 +1,5 @@
 import TapRoute
+import TapRouteTestSupport
 import Testing
 
 /// The parser reads strings on a fast path (eight bytes at a time, one-step string
@@ -6,19 +7,6 @@ import Testing
 /// reference reader for anything unusual. Both must give the same value, or the same error
 /// at the same place, for every input.
 @Suite struct JSONStringFastPathTests {
-    /// A small deterministic generator (SplitMix64).
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    }
-
     /// Pieces strings are made of: plain ASCII, multi-byte UTF-8, escapes (valid and not),
     /// surrogate pairs (whole and lone), invalid UTF-8 and control bytes.
     static let pieces: [[UInt8]] = [
@@ -38,7 +26,7 @@ import Testing
     }
 
     @Test func fastAndInOrderReadersAgreeOnGeneratedStrings() {
-        var generator = Generator(state: 20_261_123)
+        var generator = SplitMix64(seed: 20_261_123)
         var invalid = 0
         for _ in 0..<20_000 {
             // Mostly well-formed pieces, with a problem now and then.

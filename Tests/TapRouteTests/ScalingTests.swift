@@ -1,5 +1,6 @@
 import Foundation
 import TapRoute
+import TapRouteTestSupport
 import Testing
 
 /// Inputs that used to take quadratic time: each test times the same work at two sizes, a
@@ -204,17 +205,6 @@ import Testing
 /// (catch-alls, equal patterns, literal prefixes, parents of `/*`, case folding, queries,
 /// fragments, variables).
 @Suite struct AASALintIndexTests {
-    /// A small deterministic generator (SplitMix64).
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     static let paths: [String?] = [
         nil, "*", "/*", "/a", "/A", "/a/*", "/a/b", "/A/b", "/a/b/*", "/ab*", "/help", "/help/*", "/help/website/*",
@@ -224,7 +214,7 @@ import Testing
     static let fragments: [String?] = [nil, "*", "x", "x*", "X", "?*"]
 
     @Test func theIndexFindsWhatEveryPairFinds() throws {
-        var random = Generator(state: 20_261_123)
+        var random = SplitMix64(seed: 20_261_123)
         var warnings = 0
         for _ in 0..<400 {
             var details: [JSONValue] = []
@@ -298,7 +288,7 @@ import Testing
     }
 
     @Test func thePositionSetMatcherDecidesAsBacktrackingDoes() throws {
-        var random = AASALintIndexTests.Generator(state: 7)
+        var random = SplitMix64(seed: 7)
         var matches = 0
         for _ in 0..<300 {
             let pool = ["", "a", "b", "ab", "aab", "ba", "a*", "?b", "*", "b?a", "bbb"]

@@ -1,5 +1,6 @@
 import Foundation
 import TapRoute
+import TapRouteTestSupport
 import Testing
 
 /// TapRoute's URL reading against a WHATWG reading (Node's `URL` class, the parser of
@@ -154,20 +155,13 @@ import Testing
 /// slashes, numeric and IPv6 hosts, percent-encoding, internationalized and Punycode labels,
 /// forbidden and look-alike code points; each piece also appears where it does not belong.
 struct HostileURLGenerator {
-    private var state: UInt64
+    private var generator: SplitMix64
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { generator = SplitMix64(seed: seed) }
 
-    /// SplitMix64.
-    private mutating func random() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    private mutating func random() -> UInt64 { generator.next() }
 
-    private mutating func below(_ n: Int) -> Int { Int(random() % UInt64(n)) }
+    private mutating func below(_ n: Int) -> Int { generator.below(n) }
     private mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
     private mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
 
