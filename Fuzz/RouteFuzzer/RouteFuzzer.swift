@@ -93,7 +93,7 @@ private func checkOwnURL(_ route: Route) {
     guard let parameters = route.match(parts) else {
         FuzzSupport.fail("route '\(route.pattern)' does not match its own URL '\(url)'")
     }
-    if parameters != Parameters(expected) {
+    if parameters != ScreenParameters(expected) {
         FuzzSupport.fail("route '\(route.pattern)' matches '\(url)' with \(parameters), expected \(expected)")
     }
 }

@@ -50,12 +50,12 @@ struct AcmeAdapter: PayloadAdapter {
             guard let url = value?.stringValue else { return .app }
             return .url(url, target: browser ? .inAppBrowser : .external)
         }
-        var buttons: [Button] = []
+        var buttons: [Interaction.Button] = []
         for (i, value) in (block["buttons"]?.arrayValue ?? []).enumerated() {
             guard case .object(let button) = value, let id = button["id"]?.stringValue else {
                 throw .invalidPayload("a button needs an id", path: "\(root).acme.buttons[\(i)]")
             }
-            buttons.append(Button(id: id, label: button["label"]?.stringValue, destination: destination(button["url"])))
+            buttons.append(Interaction.Button(id: id, label: button["label"]?.stringValue, destination: destination(button["url"])))
         }
         var trigger = Trigger(notificationAction: action)
         let target: Destination

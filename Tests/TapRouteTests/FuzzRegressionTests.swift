@@ -12,7 +12,7 @@ import Testing
     @Test func routeWithACombiningMarkAfterTheColonMatchesItsOwnURL() throws {
         let pattern = "s-s5:\u{485}~\u{FFFD}"
         let route = try Route(pattern: pattern, screen: "s")
-        #expect(route.match(try parts(pattern)) == Parameters())
+        #expect(route.match(try parts(pattern)) == ScreenParameters())
         let afterSlash = try Route(pattern: "myapp://p/\u{301}/{id}", screen: "s")
         #expect(afterSlash.match(try parts("myapp://p/\u{301}/7"))?["id"] == "7")
         let capture = try Route(pattern: "myapp://p/{\u{301}x}", screen: "s")

@@ -114,7 +114,7 @@ private struct EchoAdapter: PayloadAdapter {
             trigger: Trigger(notificationAction: action),
             destination: .url(url, target: .external),
             handling: .automatic,
-            buttons: [Button(id: "b", destination: .url("javascript:x", target: .external))]
+            buttons: [Interaction.Button(id: "b", destination: .url("javascript:x", target: .external))]
         )
     }
 }

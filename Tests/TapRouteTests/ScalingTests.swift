@@ -62,9 +62,9 @@ import Testing
         }
         #expect(objectRatio < Self.maximumRatio, "JSONObject time ratio \(objectRatio)")
         let parametersRatio = Self.ratio(small: 10_000) { n in
-            _ = Parameters((0..<n).map { ("p\($0 % (n / 2))", "v") })
+            _ = ScreenParameters((0..<n).map { ("p\($0 % (n / 2))", "v") })
         }
-        #expect(parametersRatio < Self.maximumRatio, "Parameters time ratio \(parametersRatio)")
+        #expect(parametersRatio < Self.maximumRatio, "ScreenParameters time ratio \(parametersRatio)")
 
         // Same answers as a small object: last value at the first position, removal.
         var object = JSONObject((0..<40).map { ("k\($0 % 20)", JSONValue.number(JSONNumber($0))) })
@@ -76,7 +76,7 @@ import Testing
         #expect(object.removeValue(forKey: "k19") == 39)
         object["new"] = true
         #expect(object.keys.last == "new" && object["new"] == true)
-        let parameters = Parameters((0..<40).map { ("p\($0 % 20)", "\($0)") })
+        let parameters = ScreenParameters((0..<40).map { ("p\($0 % 20)", "\($0)") })
         #expect(parameters.count == 20 && parameters["p3"] == "3")
     }
 

@@ -108,7 +108,7 @@ public struct AdapterConfiguration: Sendable {
     }
 
     /// A reader for the option `key`, or `nil` when it is absent.
-    public func option(_ key: String) -> ConfigReader? {
-        options[key].map { ConfigReader($0, at: [.key(key)]) }
+    public func option(_ key: String) -> ConfigurationReader? {
+        options[key].map { ConfigurationReader($0, at: [.key(key)]) }
     }
 }

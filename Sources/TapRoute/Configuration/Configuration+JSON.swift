@@ -37,25 +37,25 @@ extension Configuration {
 
     private mutating func read(_ json: JSONValue, errors: inout ConfigurationErrorList) {
         if json.isNull { return }
-        guard let o = errors.attempt({ () throws(ConfigurationError) in try ConfigReader(json, at: []).object(allowedKeys: nil) }) else {
+        guard let o = errors.attempt({ () throws(ConfigurationError) in try ConfigurationReader(json, at: []).object(allowedKeys: nil) }) else {
             return
         }
-        errors.append(ConfigReader(json, at: []).unknownKeys(in: o, allowedKeys: Configuration.topLevelKeys))
+        errors.append(ConfigurationReader(json, at: []).unknownKeys(in: o, allowedKeys: Configuration.topLevelKeys))
         if let v = o["version"] {
             errors.attempt { () throws(ConfigurationError) in
-                let version = try ConfigReader(v, at: ["version"]).integer()
+                let version = try ConfigurationReader(v, at: ["version"]).integer()
                 guard version == 1 else { throw ConfigurationError("unsupported version \(version); only 1 exists", at: ["version"]) }
             }
         }
-        if let v = o["app"] { app = Self.readApp(ConfigReader(v, at: ["app"]), errors: &errors) }
+        if let v = o["app"] { app = Self.readApp(ConfigurationReader(v, at: ["app"]), errors: &errors) }
         if let v = o["defaults"] {
-            defaults = Self.readPolicy(ConfigReader(v, at: ["defaults"]), allowedKeys: ["automaticallyOpenDeeplinks"], errors: &errors)
+            defaults = Self.readPolicy(ConfigurationReader(v, at: ["defaults"]), allowedKeys: ["automaticallyOpenDeeplinks"], errors: &errors)
         }
         if let v = o["adapters"] {
             enablesEveryAdapter = false
             var seen: [String: Int] = [:]
-            let elements: [ConfigReader] =
-                errors.attempt { () throws(ConfigurationError) -> [ConfigReader] in try ConfigReader(v, at: ["adapters"]).array() } ?? []
+            let elements: [ConfigurationReader] =
+                errors.attempt { () throws(ConfigurationError) -> [ConfigurationReader] in try ConfigurationReader(v, at: ["adapters"]).array() } ?? []
             for (i, element) in elements.enumerated() {
                 guard let settings = Self.readAdapter(element, errors: &errors) else { continue }
                 if let first = seen[settings.id] {
@@ -73,7 +73,7 @@ extension Configuration {
             }
         }
         if let v = o["routes"] {
-            for element in errors.attempt({ () throws(ConfigurationError) in try ConfigReader(v, at: ["routes"]).array() }) ?? [] {
+            for element in errors.attempt({ () throws(ConfigurationError) in try ConfigurationReader(v, at: ["routes"]).array() }) ?? [] {
                 let route = errors.attempt { () throws(ConfigurationError) -> Route? in
                     let r = try element.object(allowedKeys: nil)
                     var local = ConfigurationErrorList()
@@ -101,21 +101,21 @@ extension Configuration {
                 if let route = route ?? nil { routes.append(route) }
             }
         }
-        if let v = o["security"] { security = Self.readSecurity(ConfigReader(v, at: ["security"]), errors: &errors) }
+        if let v = o["security"] { security = Self.readSecurity(ConfigurationReader(v, at: ["security"]), errors: &errors) }
         if let v = o["limits"] {
-            let reader = ConfigReader(v, at: ["limits"])
+            let reader = ConfigurationReader(v, at: ["limits"])
             let l = errors.attempt { () throws(ConfigurationError) in try reader.object(allowedKeys: nil) } ?? [:]
             errors.append(reader.unknownKeys(in: l, allowedKeys: ["maxRecordBytes", "maxDepth"]))
             if let n = l["maxRecordBytes"],
                 let value = errors.attempt({ () throws(ConfigurationError) in
-                    try ConfigReader(n, at: reader.path.appending("maxRecordBytes")).integer(in: 64...(1 << 30))
+                    try ConfigurationReader(n, at: reader.path.appending("maxRecordBytes")).integer(in: 64...(1 << 30))
                 })
             {
                 limits.maxRecordBytes = value
             }
             if let n = l["maxDepth"],
                 let value = errors.attempt({ () throws(ConfigurationError) in
-                    try ConfigReader(n, at: reader.path.appending("maxDepth")).integer(in: 2...10_000)
+                    try ConfigurationReader(n, at: reader.path.appending("maxDepth")).integer(in: 2...10_000)
                 })
             {
                 limits.maxDepth = value
@@ -123,19 +123,19 @@ extension Configuration {
         }
     }
 
-    private static func readApp(_ reader: ConfigReader, errors: inout ConfigurationErrorList) -> AppSettings {
+    private static func readApp(_ reader: ConfigurationReader, errors: inout ConfigurationErrorList) -> AppSettings {
         var app = AppSettings()
         guard let o = errors.attempt({ () throws(ConfigurationError) in try reader.object(allowedKeys: nil) }) else { return app }
         errors.append(reader.unknownKeys(in: o, allowedKeys: ["schemes", "domains", "appID", "aasa"]))
         if let v = o["schemes"] {
-            app.schemes = ConfigReader(v, at: reader.path.appending("schemes")).schemeList(allowForbidden: false, errors: &errors)
+            app.schemes = ConfigurationReader(v, at: reader.path.appending("schemes")).schemeList(allowForbidden: false, errors: &errors)
         }
         if let v = o["domains"] {
-            app.domains = ConfigReader(v, at: reader.path.appending("domains")).hostList(allowWildcards: false, errors: &errors)
+            app.domains = ConfigurationReader(v, at: reader.path.appending("domains")).hostList(allowWildcards: false, errors: &errors)
         }
         if let v = o["appID"] {
             app.appID = errors.attempt { () throws(ConfigurationError) in
-                let id = try ConfigReader(v, at: reader.path.appending("appID")).string()
+                let id = try ConfigurationReader(v, at: reader.path.appending("appID")).string()
                 guard id.contains("."), !id.hasPrefix("."), !id.contains(" ") else {
                     throw ConfigurationError(
                         "appID '\(id)' is not of the form TEAMID.bundle.identifier",
@@ -146,11 +146,11 @@ extension Configuration {
             }
         }
         if let v = o["aasa"] {
-            let r = ConfigReader(v, at: reader.path.appending("aasa"))
+            let r = ConfigurationReader(v, at: reader.path.appending("aasa"))
             let files: JSONObject = errors.attempt { () throws(ConfigurationError) -> JSONObject in try r.object(allowedKeys: nil) } ?? [:]
             for (domain, file) in files {
                 if let path = errors.attempt({ () throws(ConfigurationError) in
-                    try ConfigReader(file, at: r.path.appending(domain)).string()
+                    try ConfigurationReader(file, at: r.path.appending(domain)).string()
                 }) {
                     app.aasa[domain.lowercased()] = path
                 }
@@ -160,7 +160,7 @@ extension Configuration {
     }
 
     private static func readPolicy(
-        _ reader: ConfigReader,
+        _ reader: ConfigurationReader,
         allowedKeys: [String],
         errors: inout ConfigurationErrorList
     ) -> PolicySettings {
@@ -169,13 +169,13 @@ extension Configuration {
         errors.append(reader.unknownKeys(in: o, allowedKeys: allowedKeys))
         if let v = o["automaticallyOpenDeeplinks"] {
             policy.automaticallyOpenDeeplinks = errors.attempt { () throws(ConfigurationError) in
-                try ConfigReader(v, at: reader.path.appending("automaticallyOpenDeeplinks")).bool()
+                try ConfigurationReader(v, at: reader.path.appending("automaticallyOpenDeeplinks")).bool()
             }
         }
         return policy
     }
 
-    private static func readAdapter(_ reader: ConfigReader, errors: inout ConfigurationErrorList) -> AdapterSettings? {
+    private static func readAdapter(_ reader: ConfigurationReader, errors: inout ConfigurationErrorList) -> AdapterSettings? {
         if case .string(let id) = reader.value {
             return errors.attempt { () throws(ConfigurationError) in AdapterSettings(id: try reader.identifier(id)) }
         }
@@ -189,16 +189,16 @@ extension Configuration {
             case "id": continue
             case "automaticallyOpenDeeplinks":
                 settings.policy.automaticallyOpenDeeplinks = errors.attempt { () throws(ConfigurationError) in
-                    try ConfigReader(value, at: reader.path.appending(key)).bool()
+                    try ConfigurationReader(value, at: reader.path.appending(key)).bool()
                 }
             case "channels":
-                let channelsReader = ConfigReader(value, at: reader.path.appending(key))
+                let channelsReader = ConfigurationReader(value, at: reader.path.appending(key))
                 let channels = errors.attempt { () throws(ConfigurationError) in try channelsReader.object(allowedKeys: nil) } ?? [:]
                 errors.append(channelsReader.unknownKeys(in: channels, allowedKeys: Channel.allCases.map(\.rawValue)))
                 for (name, channelValue) in channels {
                     guard let channel = Channel(rawValue: name) else { continue }
                     settings.channels[channel] = readPolicy(
-                        ConfigReader(channelValue, at: channelsReader.path.appending(name)),
+                        ConfigurationReader(channelValue, at: channelsReader.path.appending(name)),
                         allowedKeys: ["automaticallyOpenDeeplinks"],
                         errors: &errors
                     )
@@ -211,23 +211,23 @@ extension Configuration {
         return settings
     }
 
-    private static func readSecurity(_ reader: ConfigReader, errors: inout ConfigurationErrorList) -> SecuritySettings {
+    private static func readSecurity(_ reader: ConfigurationReader, errors: inout ConfigurationErrorList) -> SecuritySettings {
         var security = SecuritySettings()
         guard let o = errors.attempt({ () throws(ConfigurationError) in try reader.object(allowedKeys: nil) }) else { return security }
         errors.append(reader.unknownKeys(in: o, allowedKeys: ["allowedSchemes", "allowedHosts", "maxURLLength"]))
         if let v = o["allowedSchemes"] {
-            security.allowedSchemes = ConfigReader(v, at: reader.path.appending("allowedSchemes"))
+            security.allowedSchemes = ConfigurationReader(v, at: reader.path.appending("allowedSchemes"))
                 .schemeList(allowForbidden: false, errors: &errors)
         }
         if let v = o["allowedHosts"] {
-            security.allowedHosts = ConfigReader(v, at: reader.path.appending("allowedHosts")).hostList(
+            security.allowedHosts = ConfigurationReader(v, at: reader.path.appending("allowedHosts")).hostList(
                 allowWildcards: true,
                 errors: &errors
             )
         }
         if let v = o["maxURLLength"] {
             if let value = errors.attempt({ () throws(ConfigurationError) in
-                try ConfigReader(v, at: reader.path.appending("maxURLLength")).integer(in: 16...1_000_000)
+                try ConfigurationReader(v, at: reader.path.appending("maxURLLength")).integer(in: 16...1_000_000)
             }) {
                 security.maxURLLength = value
             }
@@ -264,7 +264,7 @@ package struct ConfigurationErrorList {
 /// Reads one value of a configuration document, throwing errors that name its key path.
 ///
 /// Adapters use it to read their own keys from ``AdapterConfiguration/options``.
-public struct ConfigReader: Sendable {
+public struct ConfigurationReader: Sendable {
     /// The value being read.
     public let value: JSONValue
     /// Its key path in the document.
@@ -341,16 +341,16 @@ public struct ConfigReader: Sendable {
     }
 
     /// The member `key` of `object`, or an error saying it is required.
-    public func required(_ object: JSONObject, _ key: String) throws(ConfigurationError) -> ConfigReader {
+    public func required(_ object: JSONObject, _ key: String) throws(ConfigurationError) -> ConfigurationReader {
         guard let v = object[key] else { throw ConfigurationError("missing required key '\(key)'", kind: .missingKey, at: path) }
-        return ConfigReader(v, at: path.appending(key))
+        return ConfigurationReader(v, at: path.appending(key))
     }
 
     /// The value as a list of readers, one per element.
-    public func array() throws(ConfigurationError) -> [ConfigReader] {
+    public func array() throws(ConfigurationError) -> [ConfigurationReader] {
         if value.isNull { return [] }
         guard case .array(let a) = value else { throw mismatch("a list") }
-        return a.enumerated().map { ConfigReader($0.element, at: path.appending($0.offset)) }
+        return a.enumerated().map { ConfigurationReader($0.element, at: path.appending($0.offset)) }
     }
 
     /// The value as a string.

@@ -52,13 +52,13 @@ extension Interaction {
             try o["tracking"].map { v throws(ModelDecodingError) in
                 try ModelDecodingError.object(v, at: "$.tracking")
             } ?? [:]
-        var buttons: [Button] = []
+        var buttons: [Interaction.Button] = []
         if let value = o["buttons"] {
             guard case .array(let elements) = value else {
                 throw ModelDecodingError(path: "$.buttons", message: "expected an array, got \(value.typeDescription)")
             }
             for (i, element) in elements.enumerated() {
-                buttons.append(try Button(jsonValue: element, at: "$.buttons[\(i)]"))
+                buttons.append(try Interaction.Button(jsonValue: element, at: "$.buttons[\(i)]"))
             }
         }
         self.buttons = buttons
@@ -153,7 +153,7 @@ extension Destination {
                 target: try ModelDecodingError.enumeration(o["target"], at: path + ".target")
             )
         case "screen":
-            var parameters = Parameters()
+            var parameters = ScreenParameters()
             if let value = o["parameters"] {
                 for (name, v) in try ModelDecodingError.object(value, at: path + ".parameters") {
                     parameters[name] = try ModelDecodingError.string(v, at: path + ".parameters." + name)
@@ -173,7 +173,7 @@ extension Destination {
     }
 }
 
-extension Button {
+extension Interaction.Button {
     /// The JSON form: `{"id":…,"label":…?,"destination":{…}}`.
     public var jsonValue: JSONValue {
         var members: [JSONObject.Element] = [("id", .string(id))]

@@ -119,7 +119,7 @@ public enum Destination: Sendable, Hashable {
     case app
     /// A screen of the app, with string parameters in order, and the link it was routed
     /// from when there was one.
-    case screen(name: String, parameters: Parameters = [:], url: String? = nil)
+    case screen(name: String, parameters: ScreenParameters = [:], url: String? = nil)
     /// A URL, and who should show it.
     case url(String, target: URLTarget)
     /// A vendor "click action" string (an Android activity or intent action, a category
@@ -162,20 +162,25 @@ public enum Phase: String, Sendable, Hashable, CaseIterable {
     case warm
 }
 
-/// An action button a message offered.
-public struct Button: Sendable, Hashable {
-    /// The button's identifier (the notification action identifier on iOS).
-    public var id: String
-    /// The button's label, when known.
-    public var label: String?
-    /// Where tapping this button leads.
-    public var destination: Destination
+extension Interaction {
+    /// An action button a message offered.
+    ///
+    /// Nested in ``Interaction`` so that it does not collide with SwiftUI's `Button` in a
+    /// file that imports both.
+    public struct Button: Sendable, Hashable {
+        /// The button's identifier (the notification action identifier on iOS).
+        public var id: String
+        /// The button's label, when known.
+        public var label: String?
+        /// Where tapping this button leads.
+        public var destination: Destination
 
-    /// Creates a button.
-    public init(id: String, label: String? = nil, destination: Destination) {
-        self.id = id
-        self.label = label
-        self.destination = destination
+        /// Creates a button.
+        public init(id: String, label: String? = nil, destination: Destination) {
+            self.id = id
+            self.label = label
+            self.destination = destination
+        }
     }
 }
 
@@ -230,12 +235,13 @@ public struct Warning: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// The parameters of a screen destination: string names and values, in order (captured
+/// The parameters of a screen destination (named `ScreenParameters` so that it does not
+/// collide with Hummingbird's `Parameters`): string names and values, in order (captured
 /// path segments first, then query items), with unique names.
 ///
 /// More than 16 parameters also keep a hash index of their names, so that building and
 /// lookup stay constant-time per name however many query items a URL has.
-public struct Parameters: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+public struct ScreenParameters: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
     /// One parameter.
     public typealias Element = (name: String, value: String)
 
@@ -304,7 +310,7 @@ public struct Parameters: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     public func makeIterator() -> IndexingIterator<[Element]> { storage.makeIterator() }
 
     /// Parameters are equal when they have the same names and values, in any order.
-    public static func == (lhs: Parameters, rhs: Parameters) -> Bool {
+    public static func == (lhs: ScreenParameters, rhs: ScreenParameters) -> Bool {
         lhs.count == rhs.count && lhs.storage.allSatisfy { rhs[$0.name] == $0.value }
     }
 

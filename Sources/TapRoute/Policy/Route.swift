@@ -118,7 +118,7 @@ public struct Route: Sendable, Hashable {
     }
 
     /// The parameters when `url` matches this route: captures first, then query items.
-    public func match(_ url: URLParts) -> Parameters? {
+    public func match(_ url: URLParts) -> ScreenParameters? {
         guard url.scheme == scheme else { return nil }
         if let host {
             guard url.hasAuthority, url.normalizedHost == host else { return nil }
@@ -131,7 +131,7 @@ public struct Route: Sendable, Hashable {
         } else {
             guard urlSegments.count == segments.count else { return nil }
         }
-        var parameters = Parameters()
+        var parameters = ScreenParameters()
         for (segment, actual) in zip(segments, urlSegments) {
             switch segment {
             case .literal(let literal):

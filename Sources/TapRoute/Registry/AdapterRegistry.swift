@@ -102,7 +102,7 @@ public struct AdapterRegistry: Sendable {
                 continue
             }
             let accepted = type.configurationKeys
-            if let error = ConfigReader(.null, at: path).unknownKeys(
+            if let error = ConfigurationReader(.null, at: path).unknownKeys(
                 in: settings.options,
                 allowedKeys: ["id", "automaticallyOpenDeeplinks", "channels"] + accepted,
                 adapter: settings.id

@@ -60,8 +60,8 @@ extension AdobeAdapter {
 
         let confirmDestination: Destination = url.map { .url($0, target: .external) } ?? .app
         // Adobe adds the cancel action first, then confirm when it has text.
-        var buttons = [Button(id: "cancel", label: cancel, destination: .none)]
-        if let confirm { buttons.append(Button(id: "confirm", label: confirm, destination: confirmDestination)) }
+        var buttons = [Interaction.Button(id: "cancel", label: cancel, destination: .none)]
+        if let confirm { buttons.append(Interaction.Button(id: "confirm", label: confirm, destination: confirmDestination)) }
 
         let trigger: Trigger
         let destination: Destination

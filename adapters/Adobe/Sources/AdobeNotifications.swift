@@ -269,7 +269,7 @@ extension AdobeAdapter {
     /// Android SDK does: a button needs a non-empty `label` (its id) and a `type`; only
     /// `WEBURL` and `DEEPLINK` buttons use their `uri`; `DISMISS` closes the notification;
     /// anything else opens the app.
-    static func readActionButtons(_ value: JSONValue?, limits: Limits, warnings: inout [Warning]) -> [Button] {
+    static func readActionButtons(_ value: JSONValue?, limits: Limits, warnings: inout [Warning]) -> [Interaction.Button] {
         let elements: [JSONValue]
         switch value {
         case nil, .null?:
@@ -303,7 +303,7 @@ extension AdobeAdapter {
             )
             return []
         }
-        var buttons: [Button] = []
+        var buttons: [Interaction.Button] = []
         for (i, element) in elements.enumerated() {
             guard let object = element.objectValue,
                 let label = object["label"]?.stringValue, !label.isEmpty,
@@ -330,7 +330,7 @@ extension AdobeAdapter {
             default:
                 destination = .app
             }
-            buttons.append(Button(id: label, label: label, destination: destination))
+            buttons.append(Interaction.Button(id: label, label: label, destination: destination))
         }
         return buttons
     }

@@ -90,7 +90,7 @@ public struct DashXAdapter: PayloadAdapter {
         Self.checkRequired(notification, into: &warnings)
 
         let buttons = Self.readButtons(block["action_buttons"], limits: limits, into: &warnings).map { button in
-            Button(id: button.id, label: button.label, destination: button.fields.resolve(into: &warnings))
+            Interaction.Button(id: button.id, label: button.label, destination: button.fields.resolve(into: &warnings))
         }
 
         let destination: Destination

@@ -167,7 +167,7 @@ struct DashXFields: Sendable {
     /// The screen's parameters from `screen_data`: an object, or a JSON string holding one.
     /// Values that are not strings become strings as the Android SDK makes them (numbers and
     /// Booleans their JSON text, objects and arrays compact JSON); `null` values are left out.
-    func screenParameters(into warnings: inout [Warning]) -> Parameters {
+    func screenParameters(into warnings: inout [Warning]) -> ScreenParameters {
         let key = "\(location).\(names.screenData)"
         let map: JSONObject
         switch object[names.screenData] {
@@ -238,7 +238,7 @@ struct DashXFields: Sendable {
                 )
             )
         }
-        return Parameters(parameters)
+        return ScreenParameters(parameters)
     }
 }
 

@@ -125,7 +125,7 @@ public struct TapTalkAdapter: PayloadAdapter {
         if let reader = configuration.option("screens") {
             let names = try reader.object(allowedKeys: ["chatRoom", "roomList"])
             for (key, value) in names {
-                let nameReader = ConfigReader(value, at: reader.path.appending(key))
+                let nameReader = ConfigurationReader(value, at: reader.path.appending(key))
                 let name = try nameReader.string()
                 guard !name.isEmpty else { throw ConfigurationError("screen name must not be empty", at: nameReader.path) }
                 if key == "chatRoom" { screens.chatRoom = name } else { screens.roomList = name }
