@@ -461,15 +461,8 @@ private struct Reader {
         guard i + 4 <= count else { return nil }
         var value: UInt32 = 0
         for k in 0..<4 {
-            let c = source[i + k]
-            let digit: UInt32
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(c &- 0x30)
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(c &- 0x61 &+ 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(c &- 0x41 &+ 10)
-            default: return nil
-            }
-            value = value << 4 | digit
+            guard let digit = ASCIIHex.value(source[i + k]) else { return nil }
+            value = value << 4 | UInt32(digit)
         }
         return value
     }
@@ -617,15 +610,8 @@ private struct Reader {
         guard position + 4 <= bytes.count else { throw error("incomplete \\u escape") }
         var value: UInt32 = 0
         for _ in 0..<4 {
-            let c = bytes[position]
-            let digit: UInt32
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(c - 0x30)
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(c - 0x61 + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(c - 0x41 + 10)
-            default: throw error("invalid hexadecimal digit in a \\u escape")
-            }
-            value = value << 4 | digit
+            guard let digit = ASCIIHex.value(bytes[position]) else { throw error("invalid hexadecimal digit in a \\u escape") }
+            value = value << 4 | UInt32(digit)
             position += 1
         }
         return value

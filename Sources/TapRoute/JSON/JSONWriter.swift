@@ -135,8 +135,8 @@ public struct JSONWriter: Sendable {
                         target[o + 1] = UInt8(ascii: "u")
                         target[o + 2] = 0x30
                         target[o + 3] = 0x30
-                        target[o + 4] = hexDigit(b >> 4)
-                        target[o + 5] = hexDigit(b & 0x0F)
+                        target[o + 4] = ASCIIHex.lowerDigit(b >> 4)
+                        target[o + 5] = ASCIIHex.lowerDigit(b & 0x0F)
                         o += 4
                     }
                     o += 2
@@ -149,12 +149,6 @@ public struct JSONWriter: Sendable {
                 return o + 1
             }
         }
-    }
-
-    /// The lower-case hexadecimal digit for `value` (0–15).
-    @inline(__always)
-    private static func hexDigit(_ value: UInt8) -> UInt8 {
-        value < 10 ? 0x30 + value : 0x61 + value - 10
     }
 }
 

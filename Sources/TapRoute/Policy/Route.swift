@@ -196,10 +196,7 @@ public struct Route: Sendable, Hashable {
     /// Whether `scheme` is RFC 3986 scheme syntax: a letter, then letters, digits, `+`, `-`
     /// or `.`.
     public static func isValidScheme(_ scheme: String) -> Bool {
-        guard let first = scheme.utf8.first, (first | 0x20) >= 0x61, (first | 0x20) <= 0x7A else { return false }
-        return scheme.utf8.allSatisfy {
-            ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E
-        }
+        URLParts.isSchemeName(scheme)
     }
 }
 

@@ -153,8 +153,8 @@ public enum URLCharacters {
             }
             out.append(b)
             i += 1
-            while out.count >= 3, out[out.count - 3] == UInt8(ascii: "%"), let h = hexValue(out[out.count - 2]),
-                let l = hexValue(out[out.count - 1])
+            while out.count >= 3, out[out.count - 3] == UInt8(ascii: "%"), let h = ASCIIHex.value(out[out.count - 2]),
+                let l = ASCIIHex.value(out[out.count - 1])
             {
                 out.removeLast(3)
                 out.append(h << 4 | l)
@@ -193,16 +193,6 @@ public enum URLCharacters {
         case 0xED: return next >= 0xA0 && next <= 0xBF
         case 0xF0: return next >= 0x80 && next <= 0x8F
         default: return false
-        }
-    }
-
-    @inline(__always)
-    static func hexValue(_ b: UInt8) -> UInt8? {
-        switch b {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): b - 0x30
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): b - 0x61 + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): b - 0x41 + 10
-        default: nil
         }
     }
 }

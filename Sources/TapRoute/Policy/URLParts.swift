@@ -38,24 +38,10 @@ public struct URLParts: Sendable, Hashable {
 
     /// The query items with `URLComponents.queryItems` semantics: split on `&` and on the
     /// first `=`, names and values percent-decoded once, `+` kept as `+`; an item without
-    /// `=` has the value `""`. Empty items (`a=1&&b=2`) are skipped.
-    public var queryItems: [(name: String, value: String)] {
-        guard let query, !query.isEmpty else { return [] }
-        var items: [(String, String)] = []
-        for bytes in query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
-            let part = Substring(bytes)
-            if let eq = part.utf8.firstIndex(of: UInt8(ascii: "=")) {
-                items.append(
-                    (
-                        URLParts.percentDecoded(part[part.startIndex..<eq]),
-                        URLParts.percentDecoded(part[part.index(after: eq)...])
-                    )
-                )
-            } else {
-                items.append((URLParts.percentDecoded(part), ""))
-            }
-        }
-        return items
+    /// `=` has the value `""`. Empty items (`a=1&&b=2`) are skipped. Each keeps its raw value
+    /// too (``QueryItem/rawValue``).
+    public var queryItems: [QueryItem] {
+        QueryItem.items(of: query)
     }
 
     /// The first value of the query item `name`.
@@ -142,13 +128,8 @@ public struct URLParts: Sendable, Hashable {
         if nonASCII >= 0, let (value, forbidden) = URLCharacters.firstForbiddenNonASCII(in: bytes, from: nonASCII) {
             throw ParseFailure(reason: "contains \(URLCharacters.describe(value, forbidden))")
         }
-        // The scheme ends at the first ':' that comes before any '/', '?' or '#'.
-        guard colon > 0, isAlpha(bytes[0]) else { throw ParseFailure(reason: "has no scheme") }
-        for i in 1..<colon {
-            let b = bytes[i]
-            guard isAlpha(b) || isDigit(b) || b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
-            else { throw ParseFailure(reason: "has no scheme") }
-        }
+        // The scheme ends at the first ':' (which then comes before any '/', '?' or '#').
+        guard colon > 0, Self.schemeLength(bytes) == colon else { throw ParseFailure(reason: "has no scheme") }
         func text(_ from: Int, _ to: Int) -> String {
             String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<to]), as: UTF8.self)
         }
@@ -270,7 +251,7 @@ public struct URLParts: Sendable, Hashable {
             if b == UInt8(ascii: ":") {
                 colons += 1
             } else if b == UInt8(ascii: "%") {
-                guard i + 2 < bytes.count, URLCharacters.hexValue(bytes[i + 1]) != nil, URLCharacters.hexValue(bytes[i + 2]) != nil
+                guard i + 2 < bytes.count, ASCIIHex.value(bytes[i + 1]) != nil, ASCIIHex.value(bytes[i + 2]) != nil
                 else { throw ParseFailure(reason: "has user info '\(shown)' with a '%' that is not an escape") }
                 i += 2
             } else if !(isUnreserved(b) || b == UInt8(ascii: "!") || b == UInt8(ascii: "$") || b == UInt8(ascii: "&")
@@ -301,8 +282,8 @@ public struct URLParts: Sendable, Hashable {
             }
             // A custom scheme's host is opaque to WHATWG URL and iOS alike: escapes stay as
             // written (`taptalkio://room%20one`). A special host is decoded by browsers only.
-            if b == UInt8(ascii: "%"), !special, i + 2 < bytes.count, URLCharacters.hexValue(bytes[i + 1]) != nil,
-                URLCharacters.hexValue(bytes[i + 2]) != nil
+            if b == UInt8(ascii: "%"), !special, i + 2 < bytes.count, ASCIIHex.value(bytes[i + 1]) != nil,
+                ASCIIHex.value(bytes[i + 2]) != nil
             {
                 i += 2
                 continue
@@ -352,7 +333,7 @@ public struct URLParts: Sendable, Hashable {
         let decimal = last.allSatisfy(isDigit)
         let hex =
             last.count >= 2 && last.first == UInt8(ascii: "0") && last.dropFirst().first.map({ $0 | 0x20 }) == UInt8(ascii: "x")
-            && last.dropFirst(2).allSatisfy { URLCharacters.hexValue($0) != nil }
+            && last.dropFirst(2).allSatisfy { ASCIIHex.value($0) != nil }
         guard decimal || hex else { return }
         let parts = host.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         let canonical =
@@ -369,22 +350,54 @@ public struct URLParts: Sendable, Hashable {
         }
     }
 
+    /// The length of the scheme that `bytes` start with: RFC 3986 scheme syntax (a letter,
+    /// then letters, digits, `+`, `-` or `.`) up to the first `:`; `nil` when the bytes do not
+    /// start so (no `:`, an empty scheme, or another byte before the `:`). The one scheme
+    /// reader of the package.
+    @inline(__always)
+    package static func schemeLength<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Int? {
+        var length = 0
+        for byte in bytes {
+            if byte == UInt8(ascii: ":") { return length > 0 ? length : nil }
+            guard isSchemeByte(byte, first: length == 0) else { return nil }
+            length += 1
+        }
+        return nil
+    }
+
+    /// Whether `byte` may appear in a scheme (`first`: as its first byte, a letter).
+    @inline(__always)
+    package static func isSchemeByte(_ byte: UInt8, first: Bool) -> Bool {
+        first
+            ? isAlpha(byte)
+            : isAlpha(byte) || isDigit(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+    }
+
+    /// Whether `string` is a scheme name in RFC 3986 syntax (without the `:`).
+    public static func isSchemeName(_ string: String) -> Bool {
+        var first = true
+        for byte in string.utf8 {
+            guard isSchemeByte(byte, first: first) else { return false }
+            first = false
+        }
+        return !first
+    }
+
+    /// Whether `url` has the scheme `scheme` (given in lower case), in any letter case,
+    /// without allocating: `hasScheme("adbinapp", "ADBINAPP://cancel")` is true.
+    public static func hasScheme(_ scheme: String, _ url: String) -> Bool {
+        var bytes = url.utf8.makeIterator()
+        for expected in scheme.utf8 {
+            guard let b = bytes.next(), b | (isAlpha(b) ? 0x20 : 0) == expected else { return false }
+        }
+        return bytes.next() == UInt8(ascii: ":")
+    }
+
     /// The scheme of `string`, lower-cased, without parsing the rest: the text before the
     /// first `:` when it is RFC 3986 scheme syntax, else `nil`. A cheap first test for
     /// adapters that only claim some schemes.
     public static func scheme(of string: String) -> String? {
-        var length = 0
-        for byte in string.utf8 {
-            if byte == UInt8(ascii: ":") { break }
-            let valid =
-                length == 0
-                ? isAlpha(byte)
-                : isAlpha(byte) || isDigit(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
-                    || byte == UInt8(ascii: ".")
-            guard valid else { return nil }
-            length += 1
-        }
-        guard length > 0, length < string.utf8.count else { return nil }
+        guard let length = schemeLength(string.utf8) else { return nil }
         let scheme = String(decoding: string.utf8.prefix(length), as: UTF8.self)
         return scheme.utf8.contains { $0 >= 0x41 && $0 <= 0x5A } ? scheme.lowercased() : scheme
     }
@@ -422,7 +435,7 @@ public struct URLParts: Sendable, Hashable {
             var i = first
             while i < count {
                 let b = base[i]
-                if b == UInt8(ascii: "%"), i + 2 < count, let h = hex(base[i + 1]), let l = hex(base[i + 2]) {
+                if b == UInt8(ascii: "%"), i + 2 < count, let h = ASCIIHex.value(base[i + 1]), let l = ASCIIHex.value(base[i + 2]) {
                     target[o] = h << 4 | l
                     i += 3
                 } else {
@@ -445,15 +458,6 @@ public struct URLParts: Sendable, Hashable {
             i += 1
         }
         return nil
-    }
-
-    private static func hex(_ b: UInt8) -> UInt8? {
-        switch b {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): b - 0x30
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): b - 0x61 + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): b - 0x41 + 10
-        default: nil
-        }
     }
 }
 
@@ -505,7 +509,7 @@ enum IPv6 {
             }
             var value: UInt16 = 0
             var length = 0
-            while length < 4, p < n, let digit = URLCharacters.hexValue(bytes[p]) {
+            while length < 4, p < n, let digit = ASCIIHex.value(bytes[p]) {
                 value = value << 4 | UInt16(digit)
                 p += 1
                 length += 1

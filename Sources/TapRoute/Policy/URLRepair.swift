@@ -54,8 +54,9 @@ public enum URLRepair {
         }
         if nonASCII >= 0, URLCharacters.firstForbiddenNonASCII(in: bytes, from: nonASCII) != nil { return nil }
         guard let colon = URLParts.memoryIndex(of: UInt8(ascii: ":"), in: bytes) else { return nil }
-        let schemeText = String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<colon]), as: UTF8.self)
-        guard let scheme = URLParts.scheme(of: schemeText + ":") else { return nil }
+        guard URLParts.schemeLength(bytes) == colon else { return nil }
+        var scheme = String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<colon]), as: UTF8.self)
+        if scheme.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { scheme = scheme.lowercased() }
 
         // RFC 3986 component boundaries, as URLParts.parse and Foundation find them.
         var hierarchyEnd = count
@@ -117,9 +118,9 @@ public enum URLRepair {
                 for k in i..<end {
                     let byte = bytes[k]
                     out.append(UInt8(ascii: "%"))
-                    out.append(hexDigit(byte >> 4))
-                    out.append(hexDigit(byte & 0xF))
-                    escape += "%" + String(decoding: [hexDigit(byte >> 4), hexDigit(byte & 0xF)], as: UTF8.self)
+                    out.append(ASCIIHex.upperDigit(byte >> 4))
+                    out.append(ASCIIHex.upperDigit(byte & 0xF))
+                    escape += "%" + String(decoding: [ASCIIHex.upperDigit(byte >> 4), ASCIIHex.upperDigit(byte & 0xF)], as: UTF8.self)
                 }
                 let character = String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<end]), as: UTF8.self)
                 if seen.insert(character).inserted {
@@ -152,7 +153,7 @@ public enum URLRepair {
             let b = bytes[i]
             if b == UInt8(ascii: "%") {
                 guard i + 2 < bytes.count else { return false }
-                guard URLCharacters.hexValue(bytes[i + 1]) != nil, URLCharacters.hexValue(bytes[i + 2]) != nil else { return false }
+                guard ASCIIHex.value(bytes[i + 1]) != nil, ASCIIHex.value(bytes[i + 2]) != nil else { return false }
                 i += 3
                 continue
             }
@@ -160,10 +161,6 @@ public enum URLRepair {
             i += 1
         }
         return true
-    }
-
-    private static func hexDigit(_ value: UInt8) -> UInt8 {
-        value < 10 ? 0x30 + value : 0x41 + value - 10
     }
 
     /// The ASCII bytes RFC 3986 allows raw in a component (Foundation's

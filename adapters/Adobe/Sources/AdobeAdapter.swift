@@ -14,7 +14,7 @@ public import TapRoute
 ///
 /// `adapters/Adobe/README.md` lists every convention with its source and every deliberate
 /// difference from Adobe's SDKs.
-public struct AdobeAdapter: PayloadAdapter {
+public struct AdobeAdapter: LegacyPayloadAdapter {
     /// `adobe`.
     public static let id = "adobe"
     /// One line for `normalize adapters`.
@@ -83,14 +83,7 @@ public struct AdobeAdapter: PayloadAdapter {
     /// Whether `url` starts with `adbinapp:` (any letter case), the scheme of Adobe's in-app
     /// message click URLs.
     static func hasInAppScheme(_ url: String) -> Bool {
-        let prefix = "adbinapp:".utf8
-        var bytes = url.utf8.makeIterator()
-        for expected in prefix {
-            guard let b = bytes.next() else { return false }
-            let lowered = (b >= 0x41 && b <= 0x5A) ? b | 0x20 : b
-            guard lowered == expected else { return false }
-        }
-        return true
+        URLParts.hasScheme("adbinapp", url)
     }
 }
 
