@@ -344,14 +344,14 @@ struct ConformanceExecutor {
     {
         guard instance.recognizes(event) else { return [] }
         do throws(NormalizationError) {
-            _ = try instance.normalize(event)
+            _ = try instance.read(event)
         } catch  where error.code == .unrecognized {
             return [
                 ConformanceFinding(
                     check: .recognizes,
                     subject: subject,
                     input: input,
-                    detail: "recognizes(_:) is true but normalize(_:) says: \(error)"
+                    detail: "recognizes(_:) is true but read(_:using:) says: \(error)"
                 )
             ]
         } catch {}

@@ -4,7 +4,8 @@ import TapRoute
 struct Arrival: Sendable {
     var input: InputEvent
     var phase: Phase
-    var result: Result<Interaction, NormalizationError>
+    /// The registry's resolution: the interaction and the URLs its policy refused.
+    var result: Result<Resolution, NormalizationError>
     /// The notification's identity, for notification inputs.
     var notification: NotificationIdentity?
     /// A notification from launch options: the action the user took is not known yet.
@@ -43,6 +44,8 @@ struct Entry: Sendable {
     /// For a launch-options notification a response may still complete: its identity.
     /// Cleared when a response completes it or it is handed to a handler.
     var awaiting: NotificationIdentity?
+    /// The URLs the policy refused in `interaction` (reported once each).
+    var rejectedURLs: [RejectedURL] = []
 }
 
 /// What the pump does next, outside the lock.
@@ -263,12 +266,14 @@ struct Storage: Sendable {
     /// notification, drops a duplicate, or queues it.
     mutating func admit(_ arrival: Arrival, now: UInt64) -> Admission {
         let interaction: Interaction
+        let rejected: [RejectedURL]
         switch arrival.result {
         case .failure(let error):
             notify(.unrecognized(arrival.input, error: error))
             return .failed(error)
-        case .success(let value):
-            interaction = value
+        case .success(let resolution):
+            interaction = resolution.interaction
+            rejected = resolution.rejectedURLs
         }
         let key = DeduplicationKey(interaction)
 
@@ -283,7 +288,7 @@ struct Storage: Sendable {
             } else {
                 // A response completing a launch-options notification that still waits.
                 if let position = awaiting[identity]?.first {
-                    return merge(arrival, interaction: interaction, key: key, into: position, now: now)
+                    return merge(arrival, interaction: interaction, rejected: rejected, key: key, into: position, now: now)
                 }
                 // A response to a launch-options notification delivered or being delivered.
                 if let first = launchNotifications.sequence(of: identity, now: now) {
@@ -297,6 +302,7 @@ struct Storage: Sendable {
 
         let sequence = takeSequence()
         var entry = Entry(sequence: sequence, input: arrival.input, interaction: interaction, phase: arrival.phase)
+        entry.rejectedURLs = rejected
         if keys.remember(key, sequence: sequence, now: now) { entry.keys = [key] }
         if let identity = arrival.notification {
             if arrival.actionUnknown {
@@ -309,7 +315,7 @@ struct Storage: Sendable {
         let position = pending.append(entry)
         if let identity = entry.awaiting { awaiting[identity, default: []].append(position) }
         if arrival.actionUnknown && window > 0 { hold(sequence, now: now) }
-        reportRejections(in: interaction, sequence: sequence)
+        reportRejections(rejected, in: interaction, sequence: sequence)
         // The bound: unless this call is about to deliver everything waiting (a handler is
         // attached, nobody else is delivering and nothing held blocks the queue), at most
         // `capacity` interactions wait.
@@ -322,12 +328,13 @@ struct Storage: Sendable {
     private mutating func merge(
         _ arrival: Arrival,
         interaction: Interaction,
+        rejected: [RejectedURL],
         key: DeduplicationKey,
         into position: Int,
         now: UInt64
     ) -> Admission {
         var entry = pending[position: position]
-        let earlierWarnings = entry.interaction.warnings
+        let reported = entry.rejectedURLs
         var completed = interaction
         completed.phase = entry.phase
         entry.input = arrival.input
@@ -343,7 +350,8 @@ struct Storage: Sendable {
             entry.responseIdentity = identity
         }
         pending[position: position] = entry
-        reportRejections(in: completed, sequence: entry.sequence, except: earlierWarnings)
+        entry.rejectedURLs = rejected
+        reportRejections(rejected, in: completed, sequence: entry.sequence, except: reported)
         return .merged(into: entry.sequence)
     }
 
@@ -357,9 +365,15 @@ struct Storage: Sendable {
         return .duplicate(sequence: sequence, of: first)
     }
 
-    private mutating func reportRejections(in interaction: Interaction, sequence: UInt64, except reported: [Warning] = []) {
-        for warning in interaction.warnings where warning.code == .urlRejected && !reported.contains(warning) {
-            notify(.rejectedURL(URLRejection(warning: warning, sequence: sequence, interaction: interaction)))
+    /// Reports each URL the policy refused, but those already reported for the entry.
+    private mutating func reportRejections(
+        _ rejected: [RejectedURL],
+        in interaction: Interaction,
+        sequence: UInt64,
+        except reported: [RejectedURL] = []
+    ) {
+        for url in rejected where !reported.contains(url) {
+            notify(.rejectedURL(URLRejection(rejected: url, sequence: sequence, interaction: interaction)))
         }
     }
 }

@@ -274,11 +274,10 @@ public final class Dispatcher: Sendable {
         var input = input
         let effectivePhase = input.phase ?? phase
         input.phase = effectivePhase
-        let result: Result<Interaction, NormalizationError>
+        let result: Result<Resolution, NormalizationError>
         do {
-            var interaction = try registry.normalize(input)
-            interaction.phase = effectivePhase
-            result = .success(interaction)
+            // The registry copies the input's phase into the interaction.
+            result = .success(try registry.resolve(input))
         } catch {
             result = .failure(error)
         }
@@ -334,8 +333,7 @@ public final class Dispatcher: Sendable {
                 // Safari, so the link goes back to the handler instead, once.
                 let input = InputEvent.url(url, phase: delivery.phase)
                 do {
-                    var link = try registry.normalize(input)
-                    link.phase = delivery.phase
+                    let link = try registry.normalize(input)
                     redispatch = (url, .success(Storage.redispatch(link, input: input, from: delivery)))
                 } catch {
                     redispatch = (url, .failure(error))

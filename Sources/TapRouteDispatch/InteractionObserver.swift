@@ -68,19 +68,23 @@ public struct OpenedURL: Sendable, Hashable {
 
 /// A URL the configuration's safety rules rejected.
 public struct URLRejection: Sendable, Hashable {
-    /// The `urlRejected` warning, whose message quotes the URL and says why.
-    public var warning: Warning
+    /// The refused URL: where it was in the interaction, which rule refused it, and the
+    /// `urlRejected` warning the interaction carries for it.
+    public var rejected: RejectedURL
     /// The dispatcher's number for the input.
     public var sequence: UInt64
     /// The interaction as it will be delivered (the rejected URL replaced by `app`).
     public var interaction: Interaction
 
     /// Creates a record.
-    public init(warning: Warning, sequence: UInt64, interaction: Interaction) {
-        self.warning = warning
+    public init(rejected: RejectedURL, sequence: UInt64, interaction: Interaction) {
+        self.rejected = rejected
         self.sequence = sequence
         self.interaction = interaction
     }
+
+    /// The `urlRejected` warning, whose message quotes the URL and says why.
+    public var warning: Warning { rejected.warning }
 }
 
 /// An interaction the dispatcher will never deliver.

@@ -63,7 +63,7 @@ import Testing
         let adobe = try Self.adobe()
         let input = InputEvent.url("ADBINAPP://cancel?id=h1,d1,5")
         #expect(adobe.recognizes(input))
-        let interaction = try adobe.normalize(input)
+        let interaction = try adobe.read(input)
         #expect(interaction.channel == .inApp)
         #expect(interaction.trigger == .button(id: "cancel"))
         #expect(interaction.destination == Destination.none)
@@ -78,7 +78,7 @@ import Testing
             userInfo: ["_xdm": ["cjm": ["_experience": ["customerJourneyManagement": ["messageExecution": ["messageID": "567"]]]]]],
             origin: .local
         )
-        let interaction = try adobe.normalize(input)
+        let interaction = try adobe.read(input)
         #expect(interaction.channel == .local)
         #expect(interaction.messageId == "567")
         #expect(interaction.destination == .app)

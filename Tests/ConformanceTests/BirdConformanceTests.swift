@@ -58,15 +58,17 @@ import Testing
 
     @Test func builtInHandlingOpensURLActionsButNotDeepLinks() throws {
         let adapter = BirdAdapter()
-        func handling(_ type: String) throws -> Handling {
-            try adapter.normalize(
+        func behavior(_ type: String) throws -> VendorBehavior {
+            try adapter.read(
                 InputEvent(.vendorEvent(["type": "Tap", "action": ["type": .string(type), "uri": "https://example.com/x"]]))
-            ).handling
+            ).vendorBehavior
         }
-        #expect(try handling("URL") == .automatic)
-        #expect(try handling("openURL") == .automatic)
-        #expect(try handling("DEEP_LINK") == .app)
-        #expect(try handling("OPEN_APP") == .app)
+        // An "Open URL" action is opened by Bird's SDK whatever the app passed for the event;
+        // a deep link is the app's, and the app's per-event flag governs it.
+        #expect(try behavior("URL") == VendorBehavior(opensURL: true, followsEventOverride: false))
+        #expect(try behavior("openURL") == VendorBehavior(opensURL: true, followsEventOverride: false))
+        #expect(try behavior("DEEP_LINK") == VendorBehavior(opensURL: false))
+        #expect(try behavior("OPEN_APP") == VendorBehavior(opensURL: false))
     }
 
     @Test func actionSpellings() throws {
@@ -83,14 +85,14 @@ import Testing
             ("deep-link", .url("https://example.com/x", target: .external)),
         ]
         for (spelling, destination) in spellings {
-            let interaction = try adapter.normalize(
+            let interaction = try adapter.read(
                 InputEvent(.vendorEvent(["type": "Tap", "action": ["type": .string(spelling), "uri": "https://example.com/x"]]))
             )
             #expect(interaction.destination == destination, "\(spelling)")
             #expect(interaction.warnings.isEmpty, "\(spelling)")
         }
         for spelling in ["app", "open", "link", "OPEN_DEEP", ""] {
-            let interaction = try adapter.normalize(
+            let interaction = try adapter.read(
                 InputEvent(.vendorEvent(["type": "Tap", "action": ["type": .string(spelling), "uri": "https://example.com/x"]]))
             )
             #expect(interaction.destination == .app, "\(spelling)")
@@ -100,12 +102,12 @@ import Testing
 
     @Test func longUnknownValuesAreShortenedInMessages() throws {
         let long = String(repeating: "X", count: 5000)
-        let interaction = try BirdAdapter().normalize(InputEvent(.vendorEvent(["type": "Tap", "action": ["type": .string(long)]])))
+        let interaction = try BirdAdapter().read(InputEvent(.vendorEvent(["type": "Tap", "action": ["type": .string(long)]])))
         let message = try #require(interaction.warnings.first?.message)
         #expect(message.utf8.count < 300)
         #expect(message.contains("(5000 bytes)"))
         do {
-            _ = try BirdAdapter().normalize(InputEvent(.vendorEvent(["type": .string(long), "action": ["type": "URL"]])))
+            _ = try BirdAdapter().read(InputEvent(.vendorEvent(["type": .string(long), "action": ["type": "URL"]])))
             Issue.record("expected an error")
         } catch {
             #expect(error.message.utf8.count < 300)
@@ -115,7 +117,7 @@ import Testing
     @Test func payloadStrings() throws {
         let adapter = BirdAdapter()
         func payload(_ value: JSONValue) throws -> JSONObject {
-            try adapter.normalize(InputEvent(.vendorEvent(["type": "Tap", "payload": value, "action": ["type": "OPEN_APP"]]))).payload
+            try adapter.read(InputEvent(.vendorEvent(["type": "Tap", "payload": value, "action": ["type": "OPEN_APP"]]))).payload
         }
         #expect(try payload(" {\"a\": {\"b\": [1, 2]}} ") == ["a": ["b": [1, 2]]])
         #expect(try payload("{}").isEmpty)
@@ -144,14 +146,14 @@ import Testing
         ]
         for (event, path) in cases {
             do {
-                let interaction = try adapter.normalize(InputEvent(.vendorEvent(event)))
-                Issue.record("\(event): expected an error, got \(interaction.jsonString())")
+                let interaction = try adapter.read(InputEvent(.vendorEvent(event)))
+                Issue.record("\(event): expected an error, got \(interaction)")
             } catch {
                 #expect(error.code == .invalidPayload, "\(event): \(error)")
                 #expect(error.path == path, "\(event): \(error)")
             }
         }
-        #expect(throws: NormalizationError.self) { try adapter.normalize(.url("campaigndemoapp://inbox")) }
+        #expect(throws: NormalizationError.self) { try adapter.read(.url("campaigndemoapp://inbox")) }
     }
 
     @Test func exampleEnvelopeNormalizes() throws {

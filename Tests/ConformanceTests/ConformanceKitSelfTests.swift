@@ -19,13 +19,12 @@ struct BrokenTestAdapter: PayloadAdapter {
         return false
     }
 
-    func normalize(_ input: InputEvent) throws(NormalizationError) -> Interaction {
+    func read(_ input: InputEvent, using reader: inout PayloadReader) throws(NormalizationError) -> AdapterResult {
         guard case .notification(let userInfo, _, _) = input.kind else {
             throw NormalizationError(.unrecognized, "not mine")
         }
         if userInfo["refuse"] != nil { throw NormalizationError(.unrecognized, "recognized, then refused") }
-        return Interaction(
-            vendor: Self.id,
+        return AdapterResult(
             channel: .push,
             trigger: .tap,
             destination: .app,
@@ -44,14 +43,14 @@ struct AcmeTestAdapter: PayloadAdapter {
 
     func recognizes(_ input: InputEvent) -> Bool { Self.isAcme(input) }
 
-    func normalize(_ input: InputEvent) throws(NormalizationError) -> Interaction { try Self.interaction(for: input) }
+    func read(_ input: InputEvent, using reader: inout PayloadReader) throws(NormalizationError) -> AdapterResult { try Self.interaction(for: input) }
 
     static func isAcme(_ input: InputEvent) -> Bool {
         guard case .notification(let userInfo, _, _) = input.kind, case .object? = userInfo["acme"] else { return false }
         return true
     }
 
-    static func interaction(for input: InputEvent) throws(NormalizationError) -> Interaction {
+    static func interaction(for input: InputEvent) throws(NormalizationError) -> AdapterResult {
         guard case .notification(let userInfo, let action, let origin) = input.kind, case .object(let acme)? = userInfo["acme"] else {
             throw NormalizationError(.unrecognized, "not an Acme push")
         }
@@ -68,12 +67,11 @@ struct AcmeTestAdapter: PayloadAdapter {
         case let other?:
             throw .invalidPayload("acme.target must be a string, got \(other.typeDescription)", path: "$.userInfo.acme.target")
         }
-        return Interaction(
-            vendor: id,
+        return AdapterResult(
             channel: origin == .local ? .local : .push,
             trigger: Trigger(notificationAction: action),
             destination: destination,
-            messageId: acme["id"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+            messageId: acme["id"]?.stringValue
         )
     }
 }
@@ -88,7 +86,7 @@ struct CrashingAcmeTestAdapter: PayloadAdapter {
 
     func recognizes(_ input: InputEvent) -> Bool { AcmeTestAdapter.isAcme(input) }
 
-    func normalize(_ input: InputEvent) throws(NormalizationError) -> Interaction {
+    func read(_ input: InputEvent, using reader: inout PayloadReader) throws(NormalizationError) -> AdapterResult {
         if case .notification(let userInfo, _, _) = input.kind, case .string(let link)? = userInfo["acme"]?["target"] {
             _ = URL(string: link)!  // the deliberate crash
         }
@@ -106,7 +104,7 @@ struct TwoBugAcmeTestAdapter: PayloadAdapter {
 
     func recognizes(_ input: InputEvent) -> Bool { AcmeTestAdapter.isAcme(input) }
 
-    func normalize(_ input: InputEvent) throws(NormalizationError) -> Interaction {
+    func read(_ input: InputEvent, using reader: inout PayloadReader) throws(NormalizationError) -> AdapterResult {
         if case .notification(let userInfo, _, _) = input.kind, case .object(let acme)? = userInfo["acme"] {
             if case .string(let id)? = acme["id"] {
                 let prefix = id.split(separator: "-").first
@@ -129,8 +127,8 @@ struct GreedyAcmeTestAdapter: PayloadAdapter {
 
     func recognizes(_ input: InputEvent) -> Bool { true }
 
-    func normalize(_ input: InputEvent) throws(NormalizationError) -> Interaction {
-        guard AcmeTestAdapter.isAcme(input) else { return Interaction(vendor: Self.id, channel: .push, trigger: .tap, destination: .app) }
+    func read(_ input: InputEvent, using reader: inout PayloadReader) throws(NormalizationError) -> AdapterResult {
+        guard AcmeTestAdapter.isAcme(input) else { return AdapterResult(channel: .push, trigger: .tap, destination: .app) }
         return try AcmeTestAdapter.interaction(for: input)
     }
 }
@@ -142,7 +140,7 @@ private struct HiddenAdapter: PayloadAdapter {
     static let configurationKeys: [String] = []
     init(configuration: AdapterConfiguration) throws(ConfigurationError) {}
     func recognizes(_ input: InputEvent) -> Bool { AcmeTestAdapter.isAcme(input) }
-    func normalize(_ input: InputEvent) throws(NormalizationError) -> Interaction { try AcmeTestAdapter.interaction(for: input) }
+    func read(_ input: InputEvent, using reader: inout PayloadReader) throws(NormalizationError) -> AdapterResult { try AcmeTestAdapter.interaction(for: input) }
 }
 
 @Suite struct ConformanceKitSelfTests {

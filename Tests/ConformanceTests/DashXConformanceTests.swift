@@ -57,7 +57,7 @@ import Testing
         #expect(!adapter.recognizes(.notification(userInfo: ["_xdm": ["a": 1], "adb_uri": "https://x.example"])))
         #expect(!adapter.recognizes(.url("campaigndemoapp://inbox")))
         #expect(!adapter.recognizes(.userActivity(webpageURL: "https://example.com/a")))
-        #expect(throws: NormalizationError.self) { try adapter.normalize(.url("campaigndemoapp://inbox")) }
+        #expect(throws: NormalizationError.self) { try adapter.read(.url("campaigndemoapp://inbox")) }
     }
 
     @Test func precedenceIsScreenRichLandingURLClickAction() throws {

@@ -136,8 +136,8 @@ import Testing
     }
 
     @Test func refusesWhatItDoesNotRecognize() {
-        #expect(throws: NormalizationError.self) { try adapter.normalize(.url("https://example.com/a")) }
-        #expect(throws: NormalizationError.self) { try adapter.normalize(.notification(userInfo: ["aps": [:]])) }
+        #expect(throws: NormalizationError.self) { try adapter.read(.url("https://example.com/a")) }
+        #expect(throws: NormalizationError.self) { try adapter.read(.notification(userInfo: ["aps": [:]])) }
     }
 
     @Test(arguments: [
@@ -146,7 +146,7 @@ import Testing
         (JSONValue.string("[1]"), "holds an array, not a message object"),
     ])
     func androidBodiesThatHoldNoMessageLeadToTheRoomList(body: JSONValue, reason: String) throws {
-        let interaction = try adapter.normalize(.notification(userInfo: ["identifier": "io.taptalk.TapTalk", "body": body]))
+        let interaction = try adapter.read(.notification(userInfo: ["identifier": "io.taptalk.TapTalk", "body": body]))
         #expect(interaction.destination == .screen(name: "roomList"))
         #expect(interaction.warnings.map(\.code) == [.missingMessage])
         #expect(interaction.warnings.first?.message.contains("body \(reason);") == true)
@@ -158,14 +158,14 @@ import Testing
         (JSONValue.string("2-4096"), "data.message.room is a string, not an object"),
     ])
     func iOSRoomsWithoutAUsableIDLeadToTheRoomList(room: JSONValue, why: String) throws {
-        let interaction = try adapter.normalize(.notification(userInfo: ["data": ["message": ["room": room]]]))
+        let interaction = try adapter.read(.notification(userInfo: ["data": ["message": ["room": room]]]))
         #expect(interaction.destination == .screen(name: "roomList"))
         #expect(interaction.warnings.map(\.code) == [.missingRoomID])
         #expect(interaction.warnings.first?.message.contains(why) == true)
     }
 
     @Test func aWhitespaceRoomIDIsNotUsed() throws {
-        let interaction = try adapter.normalize(.url("taptalkio://room/%20%20"))
+        let interaction = try adapter.read(.url("taptalkio://room/%20%20"))
         #expect(interaction.destination == .screen(name: "roomList", url: "taptalkio://room/%20%20"))
         #expect(interaction.warnings.map(\.code) == [.invalidRoomID])
     }

@@ -6,7 +6,7 @@ import TapRouteDispatchTesting
 /// A small vendor adapter for the dispatcher tests, shaped like the real push SDKs: the
 /// vendor block `acme` in a notification's `userInfo` (or an in-app message) carries the
 /// message id, a body URL, whether the URL is a rich landing page, and the buttons. Like
-/// DashX, the vendor opens links itself (`handling: automatic`).
+/// DashX, the vendor opens links itself (`vendorBehavior: .sdkOpensURL`).
 ///
 /// The dispatcher does not care which vendor produced an interaction; this adapter exists
 /// so the tests can drive notifications with buttons without depending on a vendor module.
@@ -23,7 +23,7 @@ struct AcmeAdapter: PayloadAdapter {
         }
     }
 
-    func normalize(_ input: InputEvent) throws(NormalizationError) -> Interaction {
+    func read(_ input: InputEvent, using reader: inout PayloadReader) throws(NormalizationError) -> AdapterResult {
         let container: JSONObject
         let action: String?
         let channel: Channel
@@ -69,15 +69,14 @@ struct AcmeAdapter: PayloadAdapter {
         case .tap, .open:
             target = destination(block["url"])
         }
-        return Interaction(
-            vendor: Self.id,
+        return AdapterResult(
             channel: channel,
             trigger: trigger,
             destination: target,
-            handling: .automatic,
+            buttons: buttons,
             messageId: block["id"]?.stringValue,
             payload: container.removing(["acme", "aps"]),
-            buttons: buttons
+            vendorBehavior: .sdkOpensURL
         )
     }
 }

@@ -104,17 +104,16 @@ private struct EchoAdapter: PayloadAdapter {
         return false
     }
 
-    func normalize(_ input: InputEvent) throws(NormalizationError) -> Interaction {
+    func read(_ input: InputEvent, using reader: inout PayloadReader) throws(NormalizationError) -> AdapterResult {
         guard case .notification(let userInfo, let action, let origin) = input.kind, let url = userInfo[key]?.stringValue else {
             throw .invalidPayload("\(key) must be a string", path: "$.userInfo.\(key)")
         }
-        return Interaction(
-            vendor: "whatever",
+        return AdapterResult(
             channel: origin == .local ? .local : .push,
             trigger: Trigger(notificationAction: action),
             destination: .url(url, target: .external),
-            handling: .automatic,
-            buttons: [Interaction.Button(id: "b", destination: .url("javascript:x", target: .external))]
+            buttons: [Interaction.Button(id: "b", destination: .url("javascript:x", target: .external))],
+            vendorBehavior: .sdkOpensURL
         )
     }
 }
@@ -264,8 +263,52 @@ private struct EchoAdapter: PayloadAdapter {
 
     @Test func anEmptyMessageIdIsAbsent() {
         let policy = HandlingPolicy(configuration: configuration)
-        let interaction = Interaction(vendor: "x", channel: .push, trigger: .tap, destination: .app, messageId: "")
-        #expect(policy.apply(to: interaction, input: .url("myapp://x")).messageId == nil)
+        let result = AdapterResult(channel: .push, trigger: .tap, destination: .app, messageId: "")
+        #expect(policy.resolve(result, vendor: "x", input: .url("myapp://x")).interaction.messageId == nil)
+    }
+
+    @Test func theRegistryAssignsVendorPhaseAndHandlingOnce() {
+        let policy = HandlingPolicy(configuration: configuration)
+        let result = AdapterResult(
+            channel: .push,
+            trigger: .tap,
+            destination: .url("https://example.com/a", target: .external),
+            messageId: "m",
+            vendorBehavior: .sdkOpensURL
+        )
+        let cold = policy.resolve(result, vendor: "acme", input: InputEvent(.url("x", messageId: nil), phase: .cold)).interaction
+        #expect(cold.vendor == "acme")
+        #expect(cold.phase == .cold)
+        #expect(cold.handling == .automatic)
+        #expect(cold.messageId == "m")
+        // A vendor whose per-call flag does not govern this destination ignores the event's value.
+        var fixed = result
+        fixed.vendorBehavior = VendorBehavior(opensURL: true, followsEventOverride: false)
+        let event = InputEvent(.url("x", messageId: nil), automaticallyOpenDeeplinks: false)
+        #expect(policy.resolve(fixed, vendor: "acme", input: event).interaction.handling == .automatic)
+        #expect(policy.resolve(result, vendor: "acme", input: event).interaction.handling == .app)
+        // Destinations that are not URLs are always the app's.
+        var screen = result
+        screen.destination = .screen(name: "home")
+        #expect(policy.resolve(screen, vendor: "acme", input: .url("x")).interaction.handling == .app)
+    }
+
+    @Test func refusedURLsAreReportedAsStructuredRecords() {
+        let policy = HandlingPolicy(configuration: configuration)
+        let result = AdapterResult(
+            channel: .push,
+            trigger: .tap,
+            destination: .url("javascript:alert(1)", target: .external),
+            buttons: [
+                Interaction.Button(id: "ok", destination: .url("https://example.com/", target: .external)),
+                Interaction.Button(id: "bad", destination: .url("data:text/html,x", target: .external)),
+            ]
+        )
+        let resolution = policy.resolve(result, vendor: "acme", input: .url("x"))
+        #expect(resolution.rejectedURLs.map(\.place) == [.destination, .button(id: "bad")])
+        #expect(resolution.rejectedURLs.map(\.url) == ["javascript:alert(1)", "data:text/html,x"])
+        #expect(resolution.rejectedURLs.map(\.warning) == resolution.interaction.warnings.filter { $0.code == .urlRejected })
+        #expect(resolution.interaction.destination == .app)
     }
 }
 

@@ -8,10 +8,9 @@ import Testing
         static let id = "screenlink"
         init(configuration: AdapterConfiguration) throws(ConfigurationError) {}
         func recognizes(_ input: InputEvent) -> Bool { input.link != nil }
-        func normalize(_ input: InputEvent) throws(NormalizationError) -> Interaction {
+        func read(_ input: InputEvent, using reader: inout PayloadReader) throws(NormalizationError) -> AdapterResult {
             guard let link = input.link else { throw NormalizationError(.unrecognized, "not a link") }
-            return Interaction(
-                vendor: Self.id,
+            return AdapterResult(
                 channel: .customScheme,
                 trigger: .open,
                 destination: .screen(name: "chat", parameters: ["id": "1"], url: link)

@@ -27,19 +27,19 @@ private struct AcmeAdapter: PayloadAdapter {
         return userInfo["acme"] != nil  // cheap: look for a key, a scheme, a host
     }
 
-    func normalize(_ input: InputEvent) throws(NormalizationError) -> Interaction {
+    func read(_ input: InputEvent, using reader: inout PayloadReader) throws(NormalizationError) -> AdapterResult {
         guard case .notification(let userInfo, let action, _) = input.kind,
             case .object(let acme)? = userInfo["acme"],
-            case .string(let link)? = acme["link"]
+            let link = reader.nonEmptyString(acme["link"])
         else {
-            throw NormalizationError.invalidPayload("acme.link is missing or not a string", path: "$.userInfo.acme.link")
+            throw NormalizationError.invalidPayload("acme.link is missing, empty or not a string", path: "$.userInfo.acme.link")
         }
-        return Interaction(
-            vendor: Self.id,
+        return AdapterResult(
             channel: .push,
             trigger: Trigger(notificationAction: action),
             destination: .url(link, target: .external),
-            handling: .automatic  // what Acme's SDK does with the link itself
+            messageId: reader.nonEmptyString(acme["id"]),
+            vendorBehavior: .sdkOpensURL  // Acme's SDK opens the link itself
         )
     }
 }

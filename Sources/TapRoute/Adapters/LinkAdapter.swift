@@ -26,17 +26,15 @@ public struct LinkAdapter: PayloadAdapter {
         }
     }
 
-    /// Normalizes a link.
+    /// Reads a link: trigger `open`, the URL as the destination, left to the app.
     /// - Throws: `unrecognized` for any other input.
-    public func normalize(_ input: InputEvent) throws(NormalizationError) -> Interaction {
+    public func read(_ input: InputEvent, using reader: inout PayloadReader) throws(NormalizationError) -> AdapterResult {
         let url: String
         var messageId: String?
         switch input.kind {
         case .url(let u, let id):
             url = u
-            // An empty message id counts as absent: the JSON form omits it, so keeping ""
-            // would not survive a round trip.
-            messageId = id.flatMap { $0.isEmpty ? nil : $0 }
+            messageId = id
         case .userActivity(let type, let u) where type == InputEvent.browsingWebActivityType:
             url = u
         default:
@@ -45,34 +43,18 @@ public struct LinkAdapter: PayloadAdapter {
                 "the link adapter reads url and browsing-web userActivity envelopes, not \(input.kind.name)"
             )
         }
-        return Interaction(
-            vendor: Self.id,
+        return AdapterResult(
             channel: Self.channel(for: url),
             trigger: .open,
             destination: .url(url, target: .external),
-            handling: .app,
-            messageId: messageId
+            messageId: messageId,
+            vendorBehavior: .appOpens
         )
     }
 
     /// `universalLink` for an http(s) URL, `customScheme` for anything else (including a
     /// string with no scheme).
     public static func channel(for url: String) -> Channel {
-        // Compare the bytes before the first ':' with "http" / "https", ignoring ASCII case.
-        var matched = 0
-        for byte in url.utf8 {
-            if byte == UInt8(ascii: ":") { return matched == 4 || matched == 5 ? .universalLink : .customScheme }
-            let expected: UInt8? =
-                switch matched {
-                case 0: UInt8(ascii: "h")
-                case 1, 2: UInt8(ascii: "t")
-                case 3: UInt8(ascii: "p")
-                case 4: UInt8(ascii: "s")
-                default: nil
-                }
-            guard let expected, byte | 0x20 == expected else { return .customScheme }
-            matched += 1
-        }
-        return .customScheme
+        URLParts.hasScheme("https", url) || URLParts.hasScheme("http", url) ? .universalLink : .customScheme
     }
 }

@@ -1,10 +1,17 @@
-/// Turns one vendor's payload conventions into ``Interaction``s.
+/// Reads one vendor's payload conventions: what the vendor meant, and what its SDK does.
 ///
-/// An adapter describes what the vendor meant — the channel, the trigger, the destination
-/// the vendor's SDK would resolve, the buttons, tracking fields, and warnings where the SDKs
-/// differ. It does not decide who opens the destination or whether a URL is safe: the
-/// ``AdapterRegistry`` applies the configuration's policy afterwards (URL safety, target
-/// classification, routes, handling).
+/// An adapter describes; the ``AdapterRegistry`` decides. ``read(_:using:)`` returns an
+/// ``AdapterResult`` — the channel, the trigger, the destination the vendor's SDK would
+/// resolve, the buttons, the message id, payload and tracking fields, warnings where the
+/// vendor's SDKs differ, and the vendor's own behaviour as data (``VendorBehavior``: does its
+/// SDK open a URL itself; does the app's per-event `automaticallyOpenDeeplinks` govern it).
+/// The registry then builds the ``Interaction`` once: it sets the `vendor` (the adapter's
+/// ``id``) and the `phase` (the input's), applies the ``HandlingPolicy`` (URL safety, routes,
+/// URL targets) and decides `handling`.
+///
+/// Read payload values with the ``PayloadReader`` the registry passes: it holds the
+/// registry's ``Limits`` (JSON held in strings is bounded by `limits.maxDepth` counted from
+/// the record's root), the location of the vendor object, and the warning list.
 ///
 /// ```swift
 /// struct AcmeAdapter: PayloadAdapter {
@@ -15,20 +22,19 @@
 ///         if case .notification(let userInfo, _, _) = input.kind { return userInfo["acme"] != nil }
 ///         return false
 ///     }
-///     func normalize(_ input: InputEvent) throws(NormalizationError) -> Interaction {
+///     func read(_ input: InputEvent, using reader: inout PayloadReader) throws(NormalizationError) -> AdapterResult {
 ///         guard case .notification(let userInfo, let action, _) = input.kind,
-///               let link = userInfo["acme"]?["link"]?.stringValue
-///         else { throw .invalidPayload("acme.link must be a string", path: "$.userInfo.acme.link") }
-///         return Interaction(vendor: Self.id, channel: .push,
-///                            trigger: Trigger(notificationAction: action),
-///                            destination: .url(link, target: .external), handling: .automatic)
+///               let link = reader.nonEmptyString(userInfo["acme"]?["link"])
+///         else { throw .invalidPayload("acme.link must be a non-empty string", path: "$.userInfo.acme.link") }
+///         return AdapterResult(channel: .push, trigger: Trigger(notificationAction: action),
+///                              destination: .url(link, target: .external), vendorBehavior: .sdkOpensURL)
 ///     }
 /// }
 /// ```
 ///
-/// Contract (checked by `TapRouteConformance`): `normalize` is deterministic, never traps on
-/// any input (it returns an `Interaction` or throws a ``NormalizationError``), and succeeds
-/// for every input `recognizes` accepts that is well-formed for the vendor.
+/// Contract (checked by `TapRouteConformance`): `read` is deterministic, never traps on any
+/// input (it returns a result or throws a ``NormalizationError``), and succeeds for every
+/// input `recognizes` accepts that is well-formed for the vendor.
 public protocol PayloadAdapter: Sendable {
     /// The adapter id used in `config.yaml`, in envelopes' `vendor`, and as the
     /// interaction's `vendor` (`dashx`).
@@ -47,23 +53,16 @@ public protocol PayloadAdapter: Sendable {
     /// Whether this input is this vendor's. Cheap: no parsing of nested JSON strings.
     func recognizes(_ input: InputEvent) -> Bool
 
-    /// Normalizes a recognized input.
+    /// Reads a recognized input.
     ///
-    /// Set `handling` to what the vendor's SDK itself would do with a URL destination for
-    /// this message (`.automatic` when the SDK opens it); the registry replaces it according
-    /// to the configuration. Leave `phase` unset: the registry copies it from the input.
+    /// - Parameters:
+    ///   - input: the input, which ``recognizes(_:)`` accepted (or whose envelope named this
+    ///     adapter).
+    ///   - reader: the toolkit to read payload values with; warnings raised through it come
+    ///     first in the interaction, before ``AdapterResult/warnings``.
     /// - Throws: ``NormalizationError`` when the payload is invalid in a way the vendor's
-    ///   SDK rejects too.
-    func normalize(_ input: InputEvent) throws(NormalizationError) -> Interaction
-
-    /// Whether the input's own `automaticallyOpenDeeplinks` (what the app passed for this
-    /// one event) governs the handling of `interaction`.
-    ///
-    /// True by default. A vendor whose per-call flag covers only some destinations says
-    /// false for the others: Bird's `handleNotificationResponse(automaticallyOpenDeeplinks:)`
-    /// governs deep links, while an "Open URL" action is always opened. Configuration
-    /// levels still apply.
-    func eventOverrideApplies(to interaction: Interaction) -> Bool
+    ///   SDK rejects too, or `notAnInteraction` for a vendor event that is not a tap.
+    func read(_ input: InputEvent, using reader: inout PayloadReader) throws(NormalizationError) -> AdapterResult
 
     /// The custom URL schemes this adapter reads links of (TapTalk's `schemes`), lower-cased.
     /// They are allowed destinations without being listed in `security.allowedSchemes`:
@@ -72,9 +71,6 @@ public protocol PayloadAdapter: Sendable {
 }
 
 extension PayloadAdapter {
-    /// The per-event override applies to every interaction by default.
-    public func eventOverrideApplies(to interaction: Interaction) -> Bool { true }
-
     /// No claimed schemes by default.
     public var claimedSchemes: [String] { [] }
 
@@ -82,6 +78,16 @@ extension PayloadAdapter {
     public static var configurationKeys: [String] { [] }
     /// The id, by default.
     public static var summary: String { id }
+
+    /// Reads `input` with a fresh ``PayloadReader`` and returns the result with the reader's
+    /// warnings first, as the registry would pass it to the policy. For tests and tools that
+    /// look at an adapter without a registry.
+    public func read(_ input: InputEvent, limits: Limits = Limits()) throws(NormalizationError) -> AdapterResult {
+        var reader = PayloadReader(limits: limits, for: input)
+        var result = try read(input, using: &reader)
+        result.warnings = reader.takeWarnings() + result.warnings
+        return result
+    }
 }
 
 /// What an adapter is created with: its `config.yaml` entry, the app's settings and the
@@ -94,9 +100,8 @@ public struct AdapterConfiguration: Sendable {
     public var options: JSONObject
     /// The app's schemes and domains.
     public var app: AppSettings
-    /// The configuration's input limits. An adapter that decodes JSON carried in a string
-    /// parses it with ``Limits/parseEmbeddedJSON(_:heldAt:)``, so that `maxDepth` bounds
-    /// the whole record, strings included.
+    /// The configuration's input limits (the ``PayloadReader`` an adapter reads each input
+    /// with holds them too).
     public var limits: Limits
 
     /// Creates an adapter configuration.

@@ -45,39 +45,80 @@ public struct HandlingPolicy: Sendable {
         self.classifier = classifier ?? URLClassifier(app: configuration.app, aasa: configuration.app.aasaDocuments)
     }
 
-    /// Applies the policy to an adapter's interaction for `input`.
+    /// Builds the ``Interaction`` for what an adapter read from `input`: the one place where
+    /// an interaction's `vendor`, `phase` and `handling` are assigned.
+    ///
+    /// Every URL (the destination's and each button's) passes the safety rules, routes and
+    /// target classification (``resolve(_:warnings:label:)``); each URL the safety rules
+    /// refuse is reported in ``Resolution/rejectedURLs`` as well as by a `urlRejected`
+    /// warning. `phase` is the input's; an empty `messageId` is left out; `handling` follows
+    /// the configuration and the vendor's behaviour (see the type's documentation).
     ///
     /// - Parameters:
-    ///   - interaction: what the adapter produced.
+    ///   - result: what the adapter read, its reader's warnings first.
+    ///   - vendor: the adapter's id.
     ///   - input: the event it came from (its `phase` and `automaticallyOpenDeeplinks`).
-    ///   - eventOverrideApplies: whether the input's own `automaticallyOpenDeeplinks` governs
-    ///     this interaction (``PayloadAdapter/eventOverrideApplies(to:)``).
-    public func apply(to interaction: consuming Interaction, input: InputEvent, eventOverrideApplies: Bool = true) -> Interaction {
-        var result = interaction
+    public func resolve(_ result: AdapterResult, vendor: String, input: InputEvent) -> Resolution {
         var warnings = result.warnings
-        result.warnings = []
-        result.destination = resolve(result.destination, warnings: &warnings) { "destination url" }
-        for i in result.buttons.indices {
-            let id = result.buttons[i].id
-            result.buttons[i].destination = resolve(result.buttons[i].destination, warnings: &warnings) {
-                "button \(id) url"
+        var rejected: [RejectedURL] = []
+        let destination = resolve(result.destination, at: .destination, warnings: &warnings, rejected: &rejected)
+        var buttons = result.buttons
+        for i in buttons.indices {
+            buttons[i].destination = resolve(
+                buttons[i].destination,
+                at: .button(id: buttons[i].id),
+                warnings: &warnings,
+                rejected: &rejected
+            )
+        }
+        let handling: Handling
+        if case .url = destination {
+            let behavior = result.vendorBehavior
+            let automatic = automaticallyOpen(
+                vendor: vendor,
+                channel: result.channel,
+                eventOverride: behavior.followsEventOverride ? input.automaticallyOpenDeeplinks : nil,
+                vendorDefault: behavior.opensURL
+            )
+            handling = automatic ? .automatic : .app
+        } else {
+            handling = .app
+        }
+        let interaction = Interaction(
+            vendor: vendor,
+            channel: result.channel,
+            trigger: result.trigger,
+            destination: destination,
+            handling: handling,
+            messageId: result.messageId.flatMap { $0.isEmpty ? nil : $0 },
+            payload: result.payload,
+            tracking: result.tracking,
+            buttons: buttons,
+            phase: input.phase,
+            warnings: warnings
+        )
+        return Resolution(interaction: interaction, rejectedURLs: rejected)
+    }
+
+    /// ``resolve(_:warnings:label:)`` for one place of an interaction, recording a refused URL.
+    private func resolve(
+        _ destination: Destination,
+        at place: RejectedURL.Place,
+        warnings: inout [Warning],
+        rejected: inout [RejectedURL]
+    ) -> Destination {
+        let label = { () -> String in
+            switch place {
+            case .destination: "destination url"
+            case .button(let id): "button \(id) url"
             }
         }
-        if case .url = result.destination {
-            let automatic = automaticallyOpen(
-                vendor: result.vendor,
-                channel: result.channel,
-                eventOverride: eventOverrideApplies ? input.automaticallyOpenDeeplinks : nil,
-                vendorDefault: result.handling == .automatic
-            )
-            result.handling = automatic ? .automatic : .app
-        } else {
-            result.handling = .app
+        var rejection: (url: String, reason: URLSafety.Rejection)?
+        let resolved = resolve(destination, warnings: &warnings, label: label) { rejection = ($0, $1) }
+        if let rejection, let warning = warnings.last {
+            rejected.append(RejectedURL(url: rejection.url, place: place, rejection: rejection.reason, warning: warning))
         }
-        if result.phase == nil { result.phase = input.phase }
-        if result.messageId?.isEmpty == true { result.messageId = nil }
-        result.warnings = warnings
-        return result
+        return resolved
     }
 
     /// The effective `automaticallyOpenDeeplinks` for a vendor and channel.
@@ -127,8 +168,14 @@ public struct HandlingPolicy: Sendable {
         resolve(destination, warnings: &warnings) { label }
     }
 
-    /// ``resolve(_:warnings:label:)`` with the label made only when a warning needs it.
-    func resolve(_ destination: Destination, warnings: inout [Warning], label: () -> String) -> Destination {
+    /// ``resolve(_:warnings:label:)`` with the label made only when a warning needs it, telling
+    /// `rejected` about a URL the safety rules refused.
+    func resolve(
+        _ destination: Destination,
+        warnings: inout [Warning],
+        label: () -> String,
+        rejected: (String, URLSafety.Rejection) -> Void = { _, _ in }
+    ) -> Destination {
         var url: String
         var target = URLTarget.external
         switch destination {
@@ -146,6 +193,7 @@ public struct HandlingPolicy: Sendable {
             // is used in its repaired form when that passes every rule.
             guard let repair = URLRepair.repaired(url), let repairedParts = try? safety.check(repair.url) else {
                 warnings.append(Self.rejection(url, label: label(), reason: error.reason))
+                rejected(url, error)
                 return .app
             }
             warnings.append(Self.repaired(url, repair, label: label()))
@@ -257,5 +305,48 @@ public struct UniversalLinkDecision: Sendable, Hashable {
     public init(opensApp: Bool, explanation: String? = nil) {
         self.opensApp = opensApp
         self.explanation = explanation
+    }
+}
+
+/// What the registry made of one input: the ``Interaction``, and each URL the safety rules
+/// refused in it.
+public struct Resolution: Sendable, Hashable {
+    /// The interaction, with every refused URL replaced by `{"type":"app"}`.
+    public var interaction: Interaction
+    /// The URLs the safety rules refused, in the order of the interaction's warnings.
+    public var rejectedURLs: [RejectedURL]
+
+    /// Creates a resolution.
+    public init(interaction: Interaction, rejectedURLs: [RejectedURL] = []) {
+        self.interaction = interaction
+        self.rejectedURLs = rejectedURLs
+    }
+}
+
+/// A URL of an interaction that the safety rules (``URLSafety``) refused.
+public struct RejectedURL: Sendable, Hashable {
+    /// Where in the interaction a URL was.
+    public enum Place: Sendable, Hashable {
+        /// The interaction's destination.
+        case destination
+        /// The destination of the button with this id.
+        case button(id: String)
+    }
+
+    /// The URL as the adapter read it.
+    public var url: String
+    /// Where it was.
+    public var place: Place
+    /// Which rule refused it.
+    public var rejection: URLSafety.Rejection
+    /// The `urlRejected` warning the interaction carries for it.
+    public var warning: Warning
+
+    /// Creates a record.
+    public init(url: String, place: Place, rejection: URLSafety.Rejection, warning: Warning) {
+        self.url = url
+        self.place = place
+        self.rejection = rejection
+        self.warning = warning
     }
 }

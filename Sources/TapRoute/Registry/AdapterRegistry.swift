@@ -11,8 +11,8 @@
 ///
 /// For each input the registry picks one adapter: the envelope's `vendor` if given, else the
 /// first enabled adapter (in configuration order) that recognizes the input, else the
-/// ``LinkAdapter`` fallback for links, else an `unrecognized` error. It then applies the
-/// ``HandlingPolicy``.
+/// ``LinkAdapter`` fallback for links, else an `unrecognized` error. The adapter reads the
+/// input into an ``AdapterResult``; the ``HandlingPolicy`` builds the ``Interaction`` from it.
 public struct AdapterRegistry: Sendable {
     /// The configuration it was built from.
     public let configuration: Configuration
@@ -173,14 +173,22 @@ public struct AdapterRegistry: Sendable {
         throw NormalizationError(.unrecognized, "no enabled adapter recognizes this \(input.kind.name)")
     }
 
-    /// Normalizes one input: picks the adapter, runs it, applies the policy.
+    /// Normalizes one input: picks the adapter, reads the input with it, and builds the
+    /// interaction with the policy (``HandlingPolicy/resolve(_:vendor:input:)``).
     /// - Throws: ``NormalizationError``.
     public func normalize(_ input: InputEvent) throws(NormalizationError) -> Interaction {
+        try resolve(input).interaction
+    }
+
+    /// ``normalize(_:)``, with each URL the safety rules refused as a structured record
+    /// (``Resolution/rejectedURLs``), for hosts that report them (the dispatcher does).
+    /// - Throws: ``NormalizationError``.
+    public func resolve(_ input: InputEvent) throws(NormalizationError) -> Resolution {
         let adapter = try adapter(for: input)
-        var interaction = try adapter.normalize(input)
-        interaction.vendor = type(of: adapter).id
-        let overrideApplies = adapter.eventOverrideApplies(to: interaction)
-        return policy.apply(to: interaction, input: input, eventOverrideApplies: overrideApplies)
+        var reader = PayloadReader(limits: configuration.limits, for: input)
+        var result = try adapter.read(input, using: &reader)
+        result.warnings = reader.takeWarnings() + result.warnings
+        return policy.resolve(result, vendor: type(of: adapter).id, input: input)
     }
 
     /// Normalizes one envelope given as JSON.

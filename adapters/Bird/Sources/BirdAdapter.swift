@@ -25,7 +25,7 @@ public import TapRoute
 /// says otherwise — in the envelope (what the app passed to `handleNotificationResponse`) or
 /// in the configuration. Lower-case and iOS enum spellings (`tap`, `openDeepLink`, `openUrl`)
 /// are accepted; unknown keys are ignored. See `adapters/Bird/README.md` for the sources.
-public struct BirdAdapter: PayloadAdapter {
+public struct BirdAdapter: LegacyPayloadAdapter {
     /// `bird`.
     public static let id = "bird"
     /// One line for `normalize adapters`.

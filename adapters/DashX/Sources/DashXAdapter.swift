@@ -24,7 +24,7 @@ public import TapRoute
 ///
 /// The built-in handling is `automatic`: the DashX SDK opens deep links and rich landing
 /// pages itself unless the app claims them.
-public struct DashXAdapter: PayloadAdapter {
+public struct DashXAdapter: LegacyPayloadAdapter {
     /// `dashx`.
     public static let id = "dashx"
     /// One line for `normalize adapters`.

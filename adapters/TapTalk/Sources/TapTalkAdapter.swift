@@ -22,7 +22,7 @@ public import TapRoute
 ///
 /// A link keeps its URL in the screen destination's `url`. The adapter never checks that a
 /// user is logged in (the vendor's sample does); the app's handler decides.
-public struct TapTalkAdapter: PayloadAdapter {
+public struct TapTalkAdapter: LegacyPayloadAdapter {
     /// `taptalk`.
     public static let id = "taptalk"
     /// One line for `normalize adapters`.
