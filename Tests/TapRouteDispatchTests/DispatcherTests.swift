@@ -299,6 +299,10 @@ import Testing
         #expect(h.observer.rejections.count == 1)
         #expect(rejection.warning.code == .urlRejected)
         #expect(rejection.warning.message.contains("javascript:alert(1)"))
+        // The rejection is a structured record from the policy, not a warning found by its code.
+        #expect(rejection.rejected.url == "javascript:alert(1)")
+        #expect(rejection.rejected.place == .destination)
+        #expect(rejection.rejected.warning == rejection.warning)
         #expect(rejection.sequence == 1)
         #expect(handler.deliveries.first?.interaction.destination == .app)
         #expect(h.opener.requests.isEmpty)
