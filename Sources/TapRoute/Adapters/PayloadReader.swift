@@ -357,3 +357,12 @@ package enum ASCIIHex {
         value < 10 ? 0x30 + value : 0x61 + value - 10
     }
 }
+
+extension PayloadReader {
+    /// The first byte of `text` that is not JSON whitespace (RFC 8259's `ws`: space, tab, line
+    /// feed, carriage return), or `nil` when there is none: what a string that does not parse
+    /// was meant to hold (`{` for an object, `[` for a list).
+    public static func firstJSONByte(_ text: String) -> UInt8? {
+        text.utf8.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
+    }
+}

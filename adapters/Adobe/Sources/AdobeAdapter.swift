@@ -2,38 +2,32 @@ public import TapRoute
 
 /// Adobe's click-through conventions: Campaign Standard (ACP/AEP Campaign) push, local
 /// notifications and in-app messages, and Journey Optimizer (AEP Messaging) push and in-app
-/// links.
+/// links. The last column is what Adobe's SDK does with a URL destination itself; the
+/// registry decides `handling` from it and the configuration.
 ///
-/// | input | flavour | destination | built-in handling |
+/// | input | flavour | destination | `VendorBehavior` |
 /// | --- | --- | --- | --- |
-/// | notification with `_mId` / `_dId` | Campaign Standard push | `uri` | `app` (the SDK never opens `uri`) |
-/// | notification with `_xdm` / `adb_uri` / another `adb_` push key | Journey Optimizer push | `adb_uri`, `adb_act` buttons | `automatic` (the SDK opens `adb_uri`) |
-/// | notification with `adb_deeplink`, or `origin: local` with `broadlogId` / `deliveryId` | Campaign local notification | `adb_deeplink` | `app` |
-/// | `inAppMessage` whose message has `"type":"iam"` and template `alert` | Campaign alert | `url` on confirm, `none` on cancel | `automatic` |
-/// | `url` with scheme `adbinapp` | Campaign fullscreen (`confirm`, `cancel`) or Journey Optimizer (`dismiss`) click | `url` / `link` query item | `automatic` |
+/// | notification with `_mId` / `_dId` | Campaign Standard push | `uri` | `appOpens` (the SDK never opens `uri`) |
+/// | notification with `_xdm` / `adb_uri` / another `adb_` push key | Journey Optimizer push | `adb_uri`, `adb_act` buttons | `sdkOpensURL` (the SDK opens `adb_uri`) when `_xdm` is a dictionary; `appOpens` for a button |
+/// | notification with `adb_deeplink`, or `origin: local` with `broadlogId` / `deliveryId` | Campaign local notification | `adb_deeplink` | `appOpens` |
+/// | `inAppMessage` whose message has `"type":"iam"` and template `alert` | Campaign alert | `url` on confirm, `none` on cancel | `sdkOpensURL` |
+/// | `url` with scheme `adbinapp` | Campaign fullscreen (`confirm`, `cancel`) or Journey Optimizer (`dismiss`) click | `url` / `link` query item | `sdkOpensURL` |
 ///
 /// `adapters/Adobe/README.md` lists every convention with its source and every deliberate
 /// difference from Adobe's SDKs.
-public struct AdobeAdapter: LegacyPayloadAdapter {
+public struct AdobeAdapter: PayloadAdapter {
     /// `adobe`.
     public static let id = "adobe"
     /// One line for `normalize adapters`.
     public static let summary =
         "Adobe Campaign Standard push (uri, _mId, _dId), Journey Optimizer push (adb_uri, _xdm, adb_act), local notifications (adb_deeplink), alert messages and adbinapp:// in-app click URLs"
 
-    /// The record limits: `_xdm` and `adb_act` (JSON strings) are read under `maxDepth`,
-    /// counted from the record's root.
-    let limits: Limits
+    /// Creates the adapter; it has no options of its own. `_xdm` and `adb_act` (JSON strings)
+    /// are read under the reader's `limits.maxDepth`, counted from the record's root.
+    public init(configuration: AdapterConfiguration) throws(ConfigurationError) {}
 
-    /// Creates the adapter; it has no options of its own.
-    public init(configuration: AdapterConfiguration) throws(ConfigurationError) {
-        limits = configuration.limits
-    }
-
-    /// Creates the adapter, with the default limits.
-    public init() {
-        limits = Limits()
-    }
+    /// Creates the adapter.
+    public init() {}
 
     /// Whether the input is Adobe's: a notification with Adobe's keys, an `adbinapp:` URL, or
     /// an in-app message whose `type` is `iam`.
@@ -50,30 +44,30 @@ public struct AdobeAdapter: LegacyPayloadAdapter {
         }
     }
 
-    /// Normalizes an Adobe notification, in-app message or in-app click URL.
+    /// Reads an Adobe notification, in-app message or in-app click URL.
     /// - Throws: `invalidPayload` where Adobe's SDK declines the input too (an alert without
     ///   title, content or cancel text; an `adbinapp:` link with an unsupported host or an
     ///   empty query), `invalidEnvelope` for an alert action other than its buttons, and
     ///   `unrecognized` for input that is not Adobe's.
-    public func normalize(_ input: InputEvent) throws(NormalizationError) -> Interaction {
+    public func read(_ input: InputEvent, using reader: inout PayloadReader) throws(NormalizationError) -> AdapterResult {
         switch input.kind {
         case .notification(let userInfo, let action, let origin):
             guard let flavour = NotificationFlavour(userInfo: userInfo, origin: origin) else { break }
             let trigger = Trigger(notificationAction: action)
             switch flavour {
             case .campaignPush(let channel):
-                return Self.campaignPush(userInfo, channel: channel, trigger: trigger)
+                return Self.campaignPush(userInfo, channel: channel, trigger: trigger, reader: &reader)
             case .journeyOptimizerPush(let channel):
-                return Self.journeyOptimizerPush(userInfo, channel: channel, trigger: trigger, limits: limits)
+                return Self.journeyOptimizerPush(userInfo, channel: channel, trigger: trigger, reader: &reader)
             case .campaignLocal:
-                return Self.campaignLocal(userInfo, trigger: trigger)
+                return Self.campaignLocal(userInfo, trigger: trigger, reader: &reader)
             }
         case .url(let url, let messageId):
             guard Self.hasInAppScheme(url) else { break }
-            return try Self.inAppURL(url, messageId: messageId)
+            return try Self.inAppURL(url, messageId: messageId, reader: &reader)
         case .inAppMessage(let message, let action):
             guard message["type"] == .string("iam") else { break }
-            return try Self.inAppMessage(message, action: action)
+            return try Self.inAppMessage(message, action: action, reader: &reader)
         case .userActivity, .vendorEvent:
             break
         }

@@ -4,11 +4,14 @@ import TapRoute
 
 extension AdobeAdapter {
     /// A Campaign rules consequence `{"id","type":"iam","detail":{"template":"alert",…}}` and
-    /// the button pressed. Adobe opens the confirm `url` itself: built-in handling
-    /// `automatic`.
-    static func inAppMessage(_ message: JSONObject, action: String?) throws(NormalizationError) -> Interaction {
-        var warnings: [Warning] = []
-        let messageId = message["id"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+    /// the button pressed. Adobe opens the confirm `url` itself
+    /// (``VendorBehavior/sdkOpensURL``).
+    static func inAppMessage(
+        _ message: JSONObject,
+        action: String?,
+        reader: inout PayloadReader
+    ) throws(NormalizationError) -> AdapterResult {
+        let messageId = message["id"]?.stringValue
         guard let detailValue = message["detail"], !detailValue.isNull else {
             throw .invalidPayload(
                 "message.detail is missing: Adobe drops a rules consequence without details",
@@ -54,9 +57,8 @@ extension AdobeAdapter {
         _ = try requiredAlertText(detail, "title")
         _ = try requiredAlertText(detail, "content")
         let cancel = try requiredAlertText(detail, "cancel")
-        let fields = FieldReader(location: "message.detail", object: detail)
-        let confirm = fields.string("confirm", warnings: &warnings)
-        let url = fields.string("url", warnings: &warnings)
+        let confirm = reader.nonEmptyString(detail["confirm"], otherType: ignoredField("message.detail.confirm"))
+        let url = reader.nonEmptyString(detail["url"], otherType: ignoredField("message.detail.url"))
 
         let confirmDestination: Destination = url.map { .url($0, target: .external) } ?? .app
         // Adobe adds the cancel action first, then confirm when it has text.
@@ -89,15 +91,13 @@ extension AdobeAdapter {
                 path: "$.action"
             )
         }
-        return Interaction(
-            vendor: id,
+        return AdapterResult(
             channel: .inApp,
             trigger: trigger,
             destination: destination,
-            handling: .automatic,
-            messageId: messageId,
             buttons: buttons,
-            warnings: warnings
+            messageId: messageId,
+            vendorBehavior: .sdkOpensURL
         )
     }
 
@@ -125,11 +125,13 @@ extension AdobeAdapter {
 
 extension AdobeAdapter {
     /// An `adbinapp:` click URL of an in-app message: Campaign's `confirm` / `cancel`, or
-    /// Journey Optimizer's `dismiss`. Adobe opens the destination itself: built-in handling
-    /// `automatic`.
-    static func inAppURL(_ url: String, messageId envelopeMessageID: String?) throws(NormalizationError) -> Interaction {
-        // An empty message id counts as absent (the JSON form omits it).
-        let messageId = envelopeMessageID.flatMap { $0.isEmpty ? nil : $0 }
+    /// Journey Optimizer's `dismiss`. Adobe opens the destination itself
+    /// (``VendorBehavior/sdkOpensURL``).
+    static func inAppURL(
+        _ url: String,
+        messageId: String?,
+        reader: inout PayloadReader
+    ) throws(NormalizationError) -> AdapterResult {
         let parts: URLParts
         do {
             parts = try URLParts.parse(url)
@@ -138,9 +140,9 @@ extension AdobeAdapter {
         }
         switch parts.host {
         case "confirm", "cancel":
-            return try campaignClick(parts, messageId: messageId)
+            return try campaignClick(parts, messageId: messageId, reader: &reader)
         case "dismiss":
-            return journeyOptimizerClick(parts, messageId: messageId)
+            return journeyOptimizerClick(parts, messageId: messageId, reader: &reader)
         case "":
             throw .invalidPayload(
                 "the adbinapp link has no host: Adobe's SDK declines it (expected confirm or cancel for Campaign, dismiss for Journey Optimizer)",
@@ -156,18 +158,21 @@ extension AdobeAdapter {
 
     /// `adbinapp://confirm/?id=<broadlogId>,<deliveryId>,<tag>&url=<encoded>` or
     /// `adbinapp://cancel?id=…,5`, as Campaign's fullscreen message delegate reads them.
-    private static func campaignClick(_ parts: URLParts, messageId: String?) throws(NormalizationError) -> Interaction {
+    private static func campaignClick(
+        _ parts: URLParts,
+        messageId: String?,
+        reader: inout PayloadReader
+    ) throws(NormalizationError) -> AdapterResult {
         let host = parts.host
-        let items = RawQueryItem.items(of: parts.query)
+        let items = PayloadReader.queryItems(parts.query)
         guard !items.isEmpty else {
             throw .invalidPayload(
                 "the adbinapp://\(host) link has an empty query: Adobe's Campaign SDK declines it",
                 path: "$.url"
             )
         }
-        var warnings: [Warning] = []
         var tracking = JSONObject()
-        let idValue = RawQueryItem.last("id", in: items)?.value ?? ""
+        let idValue = QueryItem.last("id", in: items)?.value ?? ""
         let tokens = splitOnComma(idValue)
         let tracked = tokens.count == 3 && ["3", "4", "5"].contains(tokens[2])
         if tracked {
@@ -176,18 +181,16 @@ extension AdobeAdapter {
             tracking["action"] = .string(String(tokens[2]))
         } else {
             let what = idValue.isEmpty ? "the link has no id" : "id '\(idValue)' is not broadlogId,deliveryId,tag with tag 3, 4 or 5"
-            warnings.append(
-                Warning(
-                    .untrackedInteraction,
-                    "\(what): Adobe's SDK records no click or view for it and opens nothing; TapRoute keeps the destination the host gives"
-                )
+            reader.warn(
+                .untrackedInteraction,
+                "\(what): Adobe's SDK records no click or view for it and opens nothing; TapRoute keeps the destination the host gives"
             )
         }
         var payload = JSONObject()
         for item in items where item.name != "id" && item.name != "url" {
             payload[item.name] = .string(item.value)
         }
-        let urlItem = RawQueryItem.last("url", in: items).flatMap { $0.value.isEmpty ? nil : $0 }
+        let urlItem = QueryItem.last("url", in: items).flatMap { $0.value.isEmpty ? nil : $0 }
 
         let trigger: Trigger = .button(id: host)
         let destination: Destination
@@ -197,32 +200,27 @@ extension AdobeAdapter {
         if let urlItem {
             var target = urlItem.value
             if containsToken(target) {
-                if let messageId {
+                // An empty message id is no id: there is nothing to put in the token's place.
+                if let messageId, !messageId.isEmpty {
                     target = replacingToken(in: target, with: messageId)
                 } else {
-                    warnings.append(
-                        Warning(
-                            .tokenNotExpanded,
-                            "the url holds the token 'messageId' but the envelope has no messageId to put in its place; Adobe's SDK opens nothing without one"
-                        )
+                    reader.warn(
+                        .tokenNotExpanded,
+                        "the url holds the token 'messageId' but the envelope has no messageId to put in its place; Adobe's SDK opens nothing without one"
                     )
                 }
             }
             if containsPlus(urlItem.rawValue) {
-                warnings.append(
-                    Warning(
-                        .androidDiffers,
-                        "the url contains '+', which Adobe's iOS SDK keeps; its Android SDK decodes the query with URLDecoder and turns '+' into a space"
-                    )
+                reader.warn(
+                    .androidDiffers,
+                    "the url contains '+', which Adobe's iOS SDK keeps; its Android SDK decodes the query with URLDecoder and turns '+' into a space"
                 )
             }
             if !payload.isEmpty {
                 let names = payload.keys.map { "'\($0)'" }.joined(separator: ", ")
-                warnings.append(
-                    Warning(
-                        .unencodedAmpersand,
-                        "the link has query items besides id and url (\(names)): an unencoded '&' in the destination splits it, as it does in Adobe's SDK, so the url is '\(target)'"
-                    )
+                reader.warn(
+                    .unencodedAmpersand,
+                    "the link has query items besides id and url (\(names)): an unencoded '&' in the destination splits it, as it does in Adobe's SDK, so the url is '\(target)'"
                 )
             }
             destination = .url(target, target: .external)
@@ -231,26 +229,23 @@ extension AdobeAdapter {
         } else {
             destination = .none
         }
-        return Interaction(
-            vendor: id,
+        return AdapterResult(
             channel: .inApp,
             trigger: trigger,
             destination: destination,
-            handling: .automatic,
             messageId: messageId,
             payload: payload,
             tracking: tracking,
-            warnings: warnings
+            vendorBehavior: .sdkOpensURL
         )
     }
 
     /// `adbinapp://dismiss?interaction=…&animate=…&link=<encoded>`, as Journey Optimizer's
     /// message delegate reads it: `interaction` is tracked, `link` decoded twice and opened.
-    private static func journeyOptimizerClick(_ parts: URLParts, messageId: String?) -> Interaction {
-        let items = RawQueryItem.items(of: parts.query)
-        var warnings: [Warning] = []
+    private static func journeyOptimizerClick(_ parts: URLParts, messageId: String?, reader: inout PayloadReader) -> AdapterResult {
+        let items = PayloadReader.queryItems(parts.query)
         var tracking = JSONObject()
-        if let interaction = RawQueryItem.last("interaction", in: items)?.value, !interaction.isEmpty {
+        if let interaction = QueryItem.last("interaction", in: items)?.value, !interaction.isEmpty {
             tracking["interaction"] = .string(interaction)
         }
         var payload = JSONObject()
@@ -258,31 +253,27 @@ extension AdobeAdapter {
             payload[item.name] = .string(item.value)
         }
         let destination: Destination
-        if let once = RawQueryItem.last("link", in: items)?.value, !once.isEmpty {
-            if let twice = strictlyPercentDecoded(once) {
+        if let once = QueryItem.last("link", in: items)?.value, !once.isEmpty {
+            if let twice = PayloadReader.strictlyPercentDecoded(once) {
                 destination = twice.isEmpty ? .none : .url(twice, target: .external)
             } else {
-                warnings.append(
-                    Warning(
-                        .iOSWouldDrop,
-                        "link '\(once)' cannot be percent-decoded a second time: Adobe's iOS SDK (removingPercentEncoding) opens nothing; TapRoute keeps the link decoded once"
-                    )
+                reader.warn(
+                    .iOSWouldDrop,
+                    "link '\(once)' cannot be percent-decoded a second time: Adobe's iOS SDK (removingPercentEncoding) opens nothing; TapRoute keeps the link decoded once"
                 )
                 destination = .url(once, target: .external)
             }
         } else {
             destination = .none
         }
-        return Interaction(
-            vendor: id,
+        return AdapterResult(
             channel: .inApp,
             trigger: .button(id: "dismiss"),
             destination: destination,
-            handling: .automatic,
             messageId: messageId,
             payload: payload,
             tracking: tracking,
-            warnings: warnings
+            vendorBehavior: .sdkOpensURL
         )
     }
 

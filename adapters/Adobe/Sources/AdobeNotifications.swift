@@ -7,67 +7,63 @@ extension AdobeAdapter {
     static let campaignLocalEnvelopeKeys: [String] = ["aps", "adb_deeplink", "broadlogId", "deliveryId"]
 
     /// A Campaign Standard push: `uri` is the destination, `_mId` the broadlog id (and message
-    /// id), `_dId` the delivery id. The SDK never opens `uri`: built-in handling `app`.
-    static func campaignPush(_ userInfo: JSONObject, channel: Channel, trigger: Trigger) -> Interaction {
-        var warnings: [Warning] = []
-        let fields = FieldReader(location: "userInfo", object: userInfo)
-        let uri = fields.string("uri", warnings: &warnings)
+    /// id), `_dId` the delivery id. The SDK never opens `uri`: the app opens it.
+    static func campaignPush(_ userInfo: JSONObject, channel: Channel, trigger: Trigger, reader: inout PayloadReader) -> AdapterResult {
+        let uri = reader.nonEmptyString(userInfo["uri"], otherType: ignoredField("userInfo.uri"))
         var tracking = JSONObject()
-        let broadlogId = campaignIDs(fields, into: &tracking, warnings: &warnings)
+        let broadlogId = campaignIDs(userInfo, into: &tracking, reader: &reader)
         let destination = notificationDestination(
             trigger: trigger,
             url: uri,
             buttonsNote: "a Campaign Standard push gives buttons no destination",
-            warnings: &warnings
+            reader: &reader
         )
-        return Interaction(
-            vendor: id,
+        return AdapterResult(
             channel: channel,
             trigger: trigger,
             destination: destination,
-            handling: .app,
             messageId: broadlogId,
             payload: userInfo.removing(campaignPushEnvelopeKeys),
             tracking: tracking,
-            warnings: warnings
+            vendorBehavior: .appOpens
         )
     }
 
     /// A Campaign local notification: `adb_deeplink` is the destination; the rule's
     /// `userData` sits beside it, `broadlogId` and `deliveryId` going to tracking and the rest
-    /// to payload. The SDK never opens `adb_deeplink`: built-in handling `app`.
-    static func campaignLocal(_ userInfo: JSONObject, trigger: Trigger) -> Interaction {
-        var warnings: [Warning] = []
-        let fields = FieldReader(location: "userInfo", object: userInfo)
-        let deeplink = fields.string("adb_deeplink", warnings: &warnings)
+    /// to payload. The SDK never opens `adb_deeplink`: the app opens it.
+    static func campaignLocal(_ userInfo: JSONObject, trigger: Trigger, reader: inout PayloadReader) -> AdapterResult {
+        let deeplink = reader.nonEmptyString(userInfo["adb_deeplink"], otherType: ignoredField("userInfo.adb_deeplink"))
         var tracking = JSONObject()
-        let broadlogId = fields.string("broadlogId", warnings: &warnings)
+        let broadlogId = reader.nonEmptyString(userInfo["broadlogId"], otherType: ignoredField("userInfo.broadlogId"))
         if let broadlogId { tracking["broadlogId"] = .string(broadlogId) }
-        if let deliveryId = fields.string("deliveryId", warnings: &warnings) { tracking["deliveryId"] = .string(deliveryId) }
+        if let deliveryId = reader.nonEmptyString(userInfo["deliveryId"], otherType: ignoredField("userInfo.deliveryId")) {
+            tracking["deliveryId"] = .string(deliveryId)
+        }
         let destination = notificationDestination(
             trigger: trigger,
             url: deeplink,
             buttonsNote: "a Campaign local notification gives buttons no destination",
-            warnings: &warnings
+            reader: &reader
         )
-        return Interaction(
-            vendor: id,
+        return AdapterResult(
             channel: .local,
             trigger: trigger,
             destination: destination,
-            handling: .app,
             messageId: broadlogId,
             payload: userInfo.removing(campaignLocalEnvelopeKeys),
             tracking: tracking,
-            warnings: warnings
+            vendorBehavior: .appOpens
         )
     }
 
     /// `_mId` → `broadlogId`, `_dId` → `deliveryId`; returns the broadlog id.
-    private static func campaignIDs(_ fields: FieldReader, into tracking: inout JSONObject, warnings: inout [Warning]) -> String? {
-        let broadlogId = fields.string("_mId", warnings: &warnings)
+    private static func campaignIDs(_ userInfo: JSONObject, into tracking: inout JSONObject, reader: inout PayloadReader) -> String? {
+        let broadlogId = reader.nonEmptyString(userInfo["_mId"], otherType: ignoredField("userInfo._mId"))
         if let broadlogId { tracking["broadlogId"] = .string(broadlogId) }
-        if let deliveryId = fields.string("_dId", warnings: &warnings) { tracking["deliveryId"] = .string(deliveryId) }
+        if let deliveryId = reader.nonEmptyString(userInfo["_dId"], otherType: ignoredField("userInfo._dId")) {
+            tracking["deliveryId"] = .string(deliveryId)
+        }
         return broadlogId
     }
 
@@ -77,7 +73,7 @@ extension AdobeAdapter {
         trigger: Trigger,
         url: String?,
         buttonsNote: String,
-        warnings: inout [Warning]
+        reader: inout PayloadReader
     ) -> Destination {
         switch trigger {
         case .tap, .open:
@@ -85,11 +81,9 @@ extension AdobeAdapter {
         case .dismiss:
             return .none
         case .button(let buttonID, _):
-            warnings.append(
-                Warning(
-                    .appDefinedAction,
-                    "button '\(buttonID)' is an action of the app's own notification category: \(buttonsNote), so the app decides"
-                )
+            reader.warn(
+                .appDefinedAction,
+                "button '\(buttonID)' is an action of the app's own notification category: \(buttonsNote), so the app decides"
             )
             return .app
         }
@@ -103,21 +97,24 @@ extension AdobeAdapter {
     static let actionTypes: Set<String> = ["WEBURL", "DEEPLINK", "DISMISS", "OPENAPP"]
 
     /// A Journey Optimizer (AEP Messaging) push: `adb_uri` is the destination and the SDK
-    /// opens it itself (built-in handling `automatic`) when `_xdm` is there; `_xdm` goes to
+    /// opens it itself when `_xdm` is there (``VendorBehavior/sdkOpensURL``); `_xdm` goes to
     /// tracking; `adb_act` lists the buttons.
-    static func journeyOptimizerPush(_ userInfo: JSONObject, channel: Channel, trigger: Trigger, limits: Limits) -> Interaction {
-        var warnings: [Warning] = []
-        let fields = FieldReader(location: "userInfo", object: userInfo)
-        let uri = fields.string("adb_uri", warnings: &warnings)
+    static func journeyOptimizerPush(
+        _ userInfo: JSONObject,
+        channel: Channel,
+        trigger: Trigger,
+        reader: inout PayloadReader
+    ) -> AdapterResult {
+        let uri = reader.nonEmptyString(userInfo["adb_uri"], otherType: ignoredField("userInfo.adb_uri"))
         var tracking = JSONObject()
-        _ = campaignIDs(fields, into: &tracking, warnings: &warnings)
-        let xdm = readXDM(userInfo["_xdm"], limits: limits, warnings: &warnings)
+        _ = campaignIDs(userInfo, into: &tracking, reader: &reader)
+        let xdm = readXDM(userInfo["_xdm"], reader: &reader)
         if let object = xdm.object { tracking["_xdm"] = .object(object) }
-        let actionType = fields.string("adb_a_type", warnings: &warnings)
-        let buttons = readActionButtons(userInfo["adb_act"], limits: limits, warnings: &warnings)
+        let actionType = reader.nonEmptyString(userInfo["adb_a_type"], otherType: ignoredField("userInfo.adb_a_type"))
+        let buttons = readActionButtons(userInfo["adb_act"], reader: &reader)
 
         // Adobe's iOS SDK opens adb_uri for a tap only when _xdm is a dictionary.
-        var handling: Handling = xdm.iOSOpensURL ? .automatic : .app
+        var behavior: VendorBehavior = xdm.iOSOpensURL ? .sdkOpensURL : .appOpens
         let destination: Destination
         var resolvedTrigger = trigger
         switch trigger {
@@ -125,7 +122,7 @@ extension AdobeAdapter {
             if let uri {
                 destination = .url(uri, target: .external)
                 if let note = androidBodyDifference(actionType) {
-                    warnings.append(Warning(.androidDiffers, note))
+                    reader.warn(.androidDiffers, note)
                 }
             } else {
                 destination = .app
@@ -134,48 +131,40 @@ extension AdobeAdapter {
             destination = .none
         case .button(let actionID, _):
             // A custom action never opens a URL in Adobe's iOS SDK.
-            handling = .app
+            behavior = .appOpens
             if let button = buttons.first(where: { $0.id == actionID }) {
                 resolvedTrigger = .button(id: actionID, label: button.label)
                 destination = button.destination
                 if let url = button.destination.url {
-                    warnings.append(
-                        Warning(
-                            .iOSWouldDrop,
-                            "button '\(actionID)' opens '\(url)' on Android, but Adobe's iOS SDK opens no URL for a custom action; TapRoute keeps it as the destination and leaves opening it to the app"
-                        )
+                    reader.warn(
+                        .iOSWouldDrop,
+                        "button '\(actionID)' opens '\(url)' on Android, but Adobe's iOS SDK opens no URL for a custom action; TapRoute keeps it as the destination and leaves opening it to the app"
                     )
                 }
             } else if buttons.isEmpty {
                 destination = .app
-                warnings.append(
-                    Warning(
-                        .appDefinedAction,
-                        "button '\(actionID)' is an action of the app's own notification category: adb_act lists no buttons, so the app decides"
-                    )
+                reader.warn(
+                    .appDefinedAction,
+                    "button '\(actionID)' is an action of the app's own notification category: adb_act lists no buttons, so the app decides"
                 )
             } else {
                 destination = .app
                 let labels = buttons.map { "'\($0.id)'" }.joined(separator: ", ")
-                warnings.append(
-                    Warning(
-                        .unknownButton,
-                        "action '\(actionID)' matches no adb_act button label (\(labels)); the destination is the app"
-                    )
+                reader.warn(
+                    .unknownButton,
+                    "action '\(actionID)' matches no adb_act button label (\(labels)); the destination is the app"
                 )
             }
         }
-        return Interaction(
-            vendor: id,
+        return AdapterResult(
             channel: channel,
             trigger: resolvedTrigger,
             destination: destination,
-            handling: handling,
+            buttons: buttons,
             messageId: xdm.messageID,
             payload: journeyOptimizerPayload(userInfo),
             tracking: tracking,
-            buttons: buttons,
-            warnings: warnings
+            vendorBehavior: behavior
         )
     }
 
@@ -220,39 +209,28 @@ extension AdobeAdapter {
     /// Reads `_xdm`: a non-empty dictionary is what Adobe's iOS SDK needs; a string holding
     /// one is how FCM delivers it on Android (read under `limits.maxDepth` from the record's
     /// root); anything else means no tracking data.
-    static func readXDM(_ value: JSONValue?, limits: Limits, warnings: inout [Warning]) -> XDM {
+    static func readXDM(_ value: JSONValue?, reader: inout PayloadReader) -> XDM {
         let consequence =
             "Adobe's iOS SDK (handleNotificationResponse) reports noTrackingData and opens no URL; TapRoute keeps the destination and leaves it to the app"
-        switch value {
-        case .object(let object) where !object.isEmpty:
+        switch reader.object(value, heldAt: Limits.payloadDepth) {
+        case .inPlace(let object) where !object.isEmpty:
             return XDM(object: object, messageID: messageID(in: object), iOSOpensURL: true)
-        case .string(let text):
-            let parsed = Result { () throws(JSONParseError) in try limits.parseEmbeddedJSON(text, heldAt: Limits.payloadDepth) }
-            if case .failure(let error) = parsed, error.kind == .tooDeep {
-                warnings.append(
-                    Warning(
-                        .noTrackingData,
-                        "_xdm is a JSON string that \(limits.embeddedDepthClause(heldAt: Limits.payloadDepth)): \(consequence)"
-                    )
-                )
-                return XDM(object: nil, messageID: nil, iOSOpensURL: false)
-            }
-            if case .success(.object(let object)) = parsed, !object.isEmpty {
-                warnings.append(
-                    Warning(
-                        .androidDiffers,
-                        "_xdm is a JSON string, as FCM delivers it on Android; Adobe's iOS SDK reads only a dictionary, so it would report noTrackingData and open no URL"
-                    )
-                )
-                return XDM(object: object, messageID: messageID(in: object), iOSOpensURL: false)
-            }
-            warnings.append(Warning(.noTrackingData, "_xdm is a string that holds no JSON object: \(consequence)"))
-        case .object:
-            warnings.append(Warning(.noTrackingData, "_xdm is empty: \(consequence)"))
-        case nil, .null?:
-            warnings.append(Warning(.noTrackingData, "_xdm is missing: \(consequence)"))
-        case let other?:
-            warnings.append(Warning(.noTrackingData, "_xdm is \(other.typeDescription), not an object: \(consequence)"))
+        case .inPlace:
+            reader.warn(.noTrackingData, "_xdm is empty: \(consequence)")
+        case .inString(let object, _) where !object.isEmpty:
+            reader.warn(
+                .androidDiffers,
+                "_xdm is a JSON string, as FCM delivers it on Android; Adobe's iOS SDK reads only a dictionary, so it would report noTrackingData and open no URL"
+            )
+            return XDM(object: object, messageID: messageID(in: object), iOSOpensURL: false)
+        case .stringTooDeep(_, let clause):
+            reader.warn(.noTrackingData, "_xdm is a JSON string that \(clause): \(consequence)")
+        case .inString, .stringNotJSON, .stringHoldsWrongType:
+            reader.warn(.noTrackingData, "_xdm is a string that holds no JSON object: \(consequence)")
+        case .absent:
+            reader.warn(.noTrackingData, "_xdm is missing: \(consequence)")
+        case .wrongType(let other):
+            reader.warn(.noTrackingData, "_xdm is \(other.typeDescription), not an object: \(consequence)")
         }
         return XDM(object: nil, messageID: nil, iOSOpensURL: false)
     }
@@ -260,7 +238,7 @@ extension AdobeAdapter {
     private static func messageID(in xdm: JSONObject) -> String? {
         for root in ["cjm", "mixins"] {
             let id = xdm[root]?["_experience"]?["customerJourneyManagement"]?["messageExecution"]?["messageID"]
-            if let id = id?.stringValue, !id.isEmpty { return id }
+            if let id = PayloadReader.nonEmptyString(id) { return id }
         }
         return nil
     }
@@ -268,63 +246,50 @@ extension AdobeAdapter {
     /// Reads `adb_act`, a JSON string (or an array) of `{label, uri, type}`, as Adobe's
     /// Android SDK does: a button needs a non-empty `label` (its id) and a `type`; only
     /// `WEBURL` and `DEEPLINK` buttons use their `uri`; `DISMISS` closes the notification;
-    /// anything else opens the app.
-    static func readActionButtons(_ value: JSONValue?, limits: Limits, warnings: inout [Warning]) -> [Interaction.Button] {
+    /// anything else opens the app. The string is read under `limits.maxDepth` from the
+    /// record's root.
+    static func readActionButtons(_ value: JSONValue?, reader: inout PayloadReader) -> [Interaction.Button] {
         let elements: [JSONValue]
-        switch value {
-        case nil, .null?:
+        switch reader.list(value, heldAt: Limits.payloadDepth) {
+        case .absent:
             return []
-        case .array(let array)?:
+        case .inPlace(let array), .inString(let array, _):
             elements = array
-        case .string(let text)?:
-            let parsed = Result { () throws(JSONParseError) in try limits.parseEmbeddedJSON(text, heldAt: Limits.payloadDepth) }
-            guard case .success(.array(let array)) = parsed else {
-                let problem =
-                    if case .failure(let error) = parsed, error.kind == .tooDeep {
-                        "a JSON string that \(limits.embeddedDepthClause(heldAt: Limits.payloadDepth))"
-                    } else {
-                        "not a JSON array of buttons"
-                    }
-                warnings.append(
-                    Warning(
-                        .invalidActionButtons,
-                        "adb_act is \(problem): no buttons are listed, as Adobe's Android SDK shows none"
-                    )
-                )
-                return []
-            }
-            elements = array
-        case let other?:
-            warnings.append(
-                Warning(
-                    .invalidActionButtons,
-                    "adb_act is \(other.typeDescription), not a JSON array of buttons: no buttons are listed, as Adobe's Android SDK shows none"
-                )
+        case .stringTooDeep(_, let clause):
+            reader.warn(
+                .invalidActionButtons,
+                "adb_act is a JSON string that \(clause): no buttons are listed, as Adobe's Android SDK shows none"
+            )
+            return []
+        case .stringNotJSON, .stringHoldsWrongType:
+            reader.warn(
+                .invalidActionButtons,
+                "adb_act is not a JSON array of buttons: no buttons are listed, as Adobe's Android SDK shows none"
+            )
+            return []
+        case .wrongType(let other):
+            reader.warn(
+                .invalidActionButtons,
+                "adb_act is \(other.typeDescription), not a JSON array of buttons: no buttons are listed, as Adobe's Android SDK shows none"
             )
             return []
         }
         var buttons: [Interaction.Button] = []
         for (i, element) in elements.enumerated() {
             guard let object = element.objectValue,
-                let label = object["label"]?.stringValue, !label.isEmpty,
+                let label = reader.nonEmptyString(object["label"]),
                 let type = object["type"]?.stringValue
             else {
-                warnings.append(
-                    Warning(
-                        .invalidActionButtons,
-                        "adb_act[\(i)] has no non-empty label or no type: skipped, as Adobe's Android SDK skips it"
-                    )
+                reader.warn(
+                    .invalidActionButtons,
+                    "adb_act[\(i)] has no non-empty label or no type: skipped, as Adobe's Android SDK skips it"
                 )
                 continue
             }
             let destination: Destination
             switch type {
             case "WEBURL", "DEEPLINK":
-                if let uri = object["uri"]?.stringValue, !uri.isEmpty {
-                    destination = .url(uri, target: .external)
-                } else {
-                    destination = .app
-                }
+                destination = reader.nonEmptyString(object["uri"]).map { .url($0, target: .external) } ?? .app
             case "DISMISS":
                 destination = .none
             default:

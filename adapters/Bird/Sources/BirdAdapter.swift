@@ -20,31 +20,24 @@ public import TapRoute
 /// - `payload`: the template's custom payload string; a JSON object in it becomes the
 ///   interaction's `payload`, any other string is kept as `{"value": …}`.
 ///
-/// The built-in handling mirrors Bird's SDK: a `URL` action is opened for the user
-/// (`automatic`); a `DEEP_LINK` is left to the app (`app`) unless `automaticallyOpenDeeplinks`
-/// says otherwise — in the envelope (what the app passed to `handleNotificationResponse`) or
-/// in the configuration. Lower-case and iOS enum spellings (`tap`, `openDeepLink`, `openUrl`)
+/// The vendor behaviour mirrors Bird's SDK: a `URL` action is opened for the user
+/// (`VendorBehavior(opensURL: true, followsEventOverride: false)`); a `DEEP_LINK` is left to
+/// the app (`appOpens`) unless `automaticallyOpenDeeplinks` says otherwise — in the envelope
+/// (what the app passed to `handleNotificationResponse`) or in the configuration. Lower-case and iOS enum spellings (`tap`, `openDeepLink`, `openUrl`)
 /// are accepted; unknown keys are ignored. See `adapters/Bird/README.md` for the sources.
-public struct BirdAdapter: LegacyPayloadAdapter {
+public struct BirdAdapter: PayloadAdapter {
     /// `bird`.
     public static let id = "bird"
     /// One line for `normalize adapters`.
     public static let summary =
         "Bird notification interactions: vendorEvent {type Tap|Button|Received, payload, action {type OPEN_APP|URL|DEEP_LINK, identifier, uri}}"
 
-    /// The record limits: `payload` (a JSON string) is read under `maxDepth`, counted from
-    /// the record's root.
-    let limits: Limits
+    /// Creates the adapter; it has no options of its own. `payload` (a JSON string) is read
+    /// under the reader's `limits.maxDepth`, counted from the record's root.
+    public init(configuration: AdapterConfiguration) throws(ConfigurationError) {}
 
-    /// Creates the adapter; it has no options of its own.
-    public init(configuration: AdapterConfiguration) throws(ConfigurationError) {
-        limits = configuration.limits
-    }
-
-    /// Creates the adapter, with the default limits.
-    public init() {
-        limits = Limits()
-    }
+    /// Creates the adapter.
+    public init() {}
 
     /// Recognizes a `vendorEvent` shaped like a Bird interaction: its `type` is one of Bird's
     /// interaction types (any letter case), or its `action` is an object whose `type` is one
@@ -62,14 +55,14 @@ public struct BirdAdapter: LegacyPayloadAdapter {
         return false
     }
 
-    /// Normalizes a Bird interaction.
+    /// Reads a Bird interaction.
     ///
     /// - Throws: `notAnInteraction` for a `Received` event; `invalidPayload` when `type` is
     ///   missing or not one of Bird's, `action` is missing or not an object, `action.type` is
     ///   missing or not a string, a `Button`'s `action.identifier` is missing, empty or not a
     ///   string, or `payload` is neither a string nor an object; `unrecognized` for an input
     ///   that is not a `vendorEvent`.
-    public func normalize(_ input: InputEvent) throws(NormalizationError) -> Interaction {
+    public func read(_ input: InputEvent, using reader: inout PayloadReader) throws(NormalizationError) -> AdapterResult {
         guard case .vendorEvent(let event) = input.kind else {
             throw NormalizationError(
                 .unrecognized,
@@ -93,27 +86,22 @@ public struct BirdAdapter: LegacyPayloadAdapter {
                 path: "$.event.action"
             )
         }
-        var warnings: [Warning] = []
         let trigger = try trigger(for: type, action: action)
-        let (destination, handling) = try destination(for: action, warnings: &warnings)
-        let payload = try payload(event["payload"], warnings: &warnings)
-        return Interaction(
-            vendor: Self.id,
+        let (destination, behavior) = try destination(for: action, reader: &reader)
+        let payload = try payload(event["payload"], reader: &reader)
+        return AdapterResult(
             channel: .push,
             trigger: trigger,
             destination: destination,
-            handling: handling,
             payload: payload,
-            warnings: warnings
+            vendorBehavior: behavior
         )
     }
 
-    /// Bird's per-call `automaticallyOpenDeeplinks` governs deep links only: an "Open URL"
-    /// action — the only action whose built-in handling is `automatic` — is opened whatever
-    /// the app passed, so the envelope's value does not apply to it.
-    public func eventOverrideApplies(to interaction: Interaction) -> Bool {
-        interaction.handling != .automatic
-    }
+    /// What Bird's SDK does with an "Open URL" action: it opens the link itself, and its
+    /// per-call `automaticallyOpenDeeplinks` governs deep links only, so an "Open URL" action
+    /// is opened whatever the app passed: the envelope's value does not apply to it.
+    static let opensURLWhateverTheEventSays = VendorBehavior(opensURL: true, followsEventOverride: false)
 
     // MARK: - Parts
 
@@ -151,11 +139,11 @@ public struct BirdAdapter: LegacyPayloadAdapter {
         return .button(id: identifier)
     }
 
-    /// The destination and Bird's built-in handling for it.
+    /// The destination and what Bird's SDK does with it.
     private func destination(
         for action: JSONObject,
-        warnings: inout [Warning]
-    ) throws(NormalizationError) -> (Destination, Handling) {
+        reader: inout PayloadReader
+    ) throws(NormalizationError) -> (Destination, VendorBehavior) {
         guard let typeValue = action["type"], !typeValue.isNull else {
             throw .invalidPayload(
                 "action needs a type (OPEN_APP, URL or DEEP_LINK)",
@@ -169,28 +157,26 @@ public struct BirdAdapter: LegacyPayloadAdapter {
             )
         }
         guard let type = BirdActionType(spelling: typeName) else {
-            warnings.append(
-                Warning(
-                    .unknownActionType,
-                    "action type \(Self.quoted(typeName)) is not OPEN_APP, URL or DEEP_LINK; the app is opened"
-                )
+            reader.warn(
+                .unknownActionType,
+                "action type \(Self.quoted(typeName)) is not OPEN_APP, URL or DEEP_LINK; the app is opened"
             )
-            return (.app, .app)
+            return (.app, .appOpens)
         }
         switch type {
         case .openApp:
-            return (.app, .app)
+            return (.app, .appOpens)
         case .url, .deepLink:
-            guard let uri = uri(in: action, type: type, warnings: &warnings) else { return (.app, .app) }
+            guard let uri = uri(in: action, type: type, reader: &reader) else { return (.app, .appOpens) }
             // Bird's "Open URL" opens the link for the user; a deep link is left to the app
             // unless automaticallyOpenDeeplinks says otherwise (envelope or configuration).
-            return (.url(uri, target: .external), type == .url ? .automatic : .app)
+            return (.url(uri, target: .external), type == .url ? Self.opensURLWhateverTheEventSays : .appOpens)
         }
     }
 
     /// `action.uri` (the web SDK's key), else `action.url` (the iOS property name), when it
     /// is a non-empty string; otherwise `nil` with a warning.
-    private func uri(in action: JSONObject, type: BirdActionType, warnings: inout [Warning]) -> String? {
+    private func uri(in action: JSONObject, type: BirdActionType, reader: inout PayloadReader) -> String? {
         let key: String
         let value: JSONValue
         if let uri = action["uri"], !uri.isNull {
@@ -198,69 +184,49 @@ public struct BirdAdapter: LegacyPayloadAdapter {
         } else if let url = action["url"], !url.isNull {
             (key, value) = ("url", url)
         } else {
-            warnings.append(Warning(.missingURL, "\(type.documentedName) action has no uri; the app is opened"))
+            reader.warn(.missingURL, "\(type.documentedName) action has no uri; the app is opened")
             return nil
         }
         guard case .string(let s) = value else {
-            warnings.append(
-                Warning(
-                    .invalidURL,
-                    "\(type.documentedName) action.\(key) is \(value.typeDescription), not a string; the app is opened"
-                )
+            reader.warn(
+                .invalidURL,
+                "\(type.documentedName) action.\(key) is \(value.typeDescription), not a string; the app is opened"
             )
             return nil
         }
         guard !s.isEmpty else {
-            warnings.append(Warning(.missingURL, "\(type.documentedName) action.\(key) is empty; the app is opened"))
+            reader.warn(.missingURL, "\(type.documentedName) action.\(key) is empty; the app is opened")
             return nil
         }
         return s
     }
 
-    /// The custom payload: a string holding a JSON object is decoded, any other string is
-    /// kept as `{"value": …}`; an object (an app that decoded it already) is kept with a
-    /// warning.
-    private func payload(_ value: JSONValue?, warnings: inout [Warning]) throws(NormalizationError) -> JSONObject {
-        guard let value else { return [:] }
-        switch value {
-        case .null:
+    /// The custom payload: a string holding a JSON object is decoded (under `limits.maxDepth`
+    /// from the record's root), any other string is kept as `{"value": …}`; an object (an app
+    /// that decoded it already) is kept with a warning.
+    private func payload(_ value: JSONValue?, reader: inout PayloadReader) throws(NormalizationError) -> JSONObject {
+        switch reader.object(value, heldAt: Limits.payloadDepth) {
+        case .absent:
             return [:]
-        case .string(let text):
-            let decoded = Result { () throws(JSONParseError) in try limits.parseEmbeddedJSON(text, heldAt: Limits.payloadDepth) }
-            switch decoded {
-            case .success(.object(let object)):
-                return object
-            case .failure(let error) where error.kind == .tooDeep:
-                warnings.append(
-                    Warning(
-                        .payloadNotJSON,
-                        "payload is a JSON string that \(limits.embeddedDepthClause(heldAt: Limits.payloadDepth)); it is kept as {\"value\": …}"
-                    )
-                )
-                return ["value": .string(text)]
-            default:
-                break
-            }
-            if text.utf8.first(where: { !Self.isJSONWhitespace($0) }) == UInt8(ascii: "{") {
-                warnings.append(
-                    Warning(
-                        .payloadNotJSON,
-                        "payload starts like a JSON object but does not parse; it is kept as {\"value\": …}"
-                    )
-                )
+        case .inString(let object, _):
+            return object
+        case .stringTooDeep(let text, let clause):
+            reader.warn(.payloadNotJSON, "payload is a JSON string that \(clause); it is kept as {\"value\": …}")
+            return ["value": .string(text)]
+        case .stringNotJSON(let text, _), .stringHoldsWrongType(_, let text):
+            if PayloadReader.firstJSONByte(text) == UInt8(ascii: "{") {
+                reader.warn(.payloadNotJSON, "payload starts like a JSON object but does not parse; it is kept as {\"value\": …}")
             }
             return ["value": .string(text)]
-        case .object(let object):
-            warnings.append(
-                Warning(
-                    .payloadNotString,
-                    "payload is an object; Bird delivers the template's custom payload as a string, so it was decoded before it reached TapRoute"
-                )
+        case .inPlace(let object):
+            reader.warn(
+                .payloadNotString,
+                "payload is an object; Bird delivers the template's custom payload as a string, so it was decoded before it reached TapRoute"
             )
             return object
-        default:
+        case .wrongType(let other):
             throw .invalidPayload(
-                "payload must be a string (the template's custom payload), got \(value.typeDescription)",
+                "payload must be a string (the template's custom payload), got \(other.typeDescription)",
                 path: "$.event.payload"
             )
         }
@@ -271,10 +237,6 @@ public struct BirdAdapter: LegacyPayloadAdapter {
     private static func quoted(_ value: String) -> String {
         guard value.count > 100 else { return "'\(value)'" }
         return "'\(value.prefix(100))…' (\(value.utf8.count) bytes)"
-    }
-
-    private static func isJSONWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 }
 
