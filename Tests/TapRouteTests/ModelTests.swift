@@ -48,10 +48,12 @@ import Testing
                 #"{"vendor":"x","channel":"push","trigger":{"type":"tap"},"destination":{"type":"url","url":"a:b","target":"safari"},"handling":"app"}"#
         )
         #expect(
-            throws: ModelDecodingError(path: "$.destination.target", message: "'safari' is not one of 'app', 'external', 'inAppBrowser'")
+            throws: ModelDecodingError(.notOneOf("safari", allowed: ["app", "external", "inAppBrowser"]), at: "$.destination.target")
         ) {
             try Interaction(jsonValue: bad)
         }
+        let error = ModelDecodingError(.notOneOf("safari", allowed: ["app", "external", "inAppBrowser"]), at: "$.destination.target")
+        #expect(error.description == "$.destination.target: 'safari' is not one of 'app', 'external', 'inAppBrowser'")
     }
 
     @Test func triggerFromNotificationAction() {
