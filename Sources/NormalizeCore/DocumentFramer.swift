@@ -179,7 +179,9 @@ package struct DocumentFramer {
             state = .done
             var end = kept.count
             while end > 0, Self.isBlank(kept[end - 1]) || kept[end - 1] == 0x0A { end -= 1 }
-            kept.withUnsafeBufferPointer { emit(.document(UnsafeBufferPointer(rebasing: $0[..<end]), line: startLine, column: startColumn)) }
+            kept.withUnsafeBufferPointer {
+                emit(.document(UnsafeBufferPointer(rebasing: $0[..<end]), line: startLine, column: startColumn))
+            }
         case .inElement:
             endElement(emit)
             fail(.unexpectedEnd(.documentArray), emit)

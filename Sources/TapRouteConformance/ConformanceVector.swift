@@ -70,7 +70,8 @@ public struct ConformanceVector: Sendable, Hashable {
         if let config = o["config"] {
             switch config {
             case .object, .string: break
-            default: throw ConformanceError(
+            default:
+                throw ConformanceError(
                     .invalidVectorField(field: "config", requirement: "an object or a YAML string"),
                     location: location
                 )

@@ -1,7 +1,7 @@
+import TapRoute
 import Testing
 
 @testable import NormalizeCore
-import TapRoute
 
 /// ``DocumentFramer`` finds the same records wherever the reads split the document: every
 /// element boundary, string escape and bracket may fall at the end of a read.

@@ -269,7 +269,9 @@ private struct EchoAdapter: PayloadAdapter {
         let error = #expect(throws: NormalizationError.self) {
             try broken.withUnsafeBufferPointer { buffer throws(NormalizationError) in try r.normalize(record: buffer) }
         }
-        #expect(error?.cause == .invalidJSON(JSONParseError(.invalidLiteral(found: "tru", expected: "true"), line: 1, column: 6, offset: 5)))
+        #expect(
+            error?.cause == .invalidJSON(JSONParseError(.invalidLiteral(found: "tru", expected: "true"), line: 1, column: 6, offset: 5))
+        )
         #expect(error?.message == "invalid literal 'tru', expected 'true' at line 1 column 6")
     }
 }

@@ -137,7 +137,9 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
             case .unexpected(let found, let expected):
                 switch expected {
                 case .value:
-                    if let found { "unexpected character '\(Reader.show(found))', expected a value" } else {
+                    if let found {
+                        "unexpected character '\(Reader.show(found))', expected a value"
+                    } else {
                         "unexpected end of input, expected a value"
                     }
                 case .commaOrBracketInArray: "expected ',' or ']' in an array"
