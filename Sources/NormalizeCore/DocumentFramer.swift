@@ -8,10 +8,11 @@ package import TapRoute
 /// array of any length streams in bounded memory; an element over the limit is scanned to its
 /// end without being kept and yields ``Event/oversizedElement(size:index:line:)``. Any other
 /// document is one record: ``Event/document(_:line:column:)`` with its bytes from the first
-/// non-blank one, or ``Event/oversizedDocument(line:)`` as soon as it is over the limit. The
-/// framer finds where an element ends by counting brackets outside strings; the elements are
-/// checked by the JSON parser, and the text between them here (``Event/syntaxError(_:kind:line:column:)``,
-/// which ends the document).
+/// to the last non-blank one — the blanks around a record do not count, as around an element
+/// —, or ``Event/oversizedDocument(line:)`` as soon as they are over the limit (blanks after
+/// the last non-blank byte are counted, not kept). The framer finds where an element ends by
+/// counting brackets outside strings; the records are read by ``RecordReader``, and the text
+/// between them is checked here (``Event/syntaxError(_:)``, which ends the document).
 package struct DocumentFramer {
     /// A record, or a problem, found in the document.
     package enum Event {
@@ -23,12 +24,10 @@ package struct DocumentFramer {
         case document(UnsafeBufferPointer<UInt8>, line: Int, column: Int)
         /// A document that is not an array, over the limit.
         case oversizedDocument(line: Int)
-        /// Bad text around the elements of an array, at `line`, `column`.
-        case syntaxError(String, kind: JSONParseError.Kind, line: Int, column: Int)
+        /// Bad text around the elements of an array (its line, column and offset in the
+        /// document).
+        case syntaxError(JSONParseError)
     }
-
-    /// The reason given for text after the end of the document.
-    package static let trailingData = "unexpected data after the JSON value"
 
     private enum State {
         case leading, single, firstElement, nextElement, inElement, afterElement, trailing, done
@@ -38,6 +37,8 @@ package struct DocumentFramer {
     private var state = State.leading
     private var line = 1  // the position of the next byte
     private var column = 1
+    private var offset = 0  // the offset of the next byte, when outside a whole document
+    private var trailingBlanks = 0  // blanks after a whole document's content, not kept
     private var kept: [UInt8] = []  // the current element or document
     private var size = 0  // the current element's size, kept or not
     private var startLine = 1
@@ -66,12 +67,22 @@ package struct DocumentFramer {
             case .done:
                 return
             case .single:
-                kept.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[i...]))
-                if kept.count > limit {
-                    kept = []
-                    state = .done
-                    emit(.oversizedDocument(line: startLine))
+                // Content up to the chunk's last non-blank byte; the blanks after it are kept
+                // while they fit within the limit (they count only if content follows them).
+                var end = count
+                while end > i, Self.isBlank(chunk[end - 1]) || chunk[end - 1] == 0x0A { end -= 1 }
+                if end > i {
+                    if trailingBlanks > 0 || kept.count + (end - i) > limit {
+                        kept = []
+                        state = .done
+                        emit(.oversizedDocument(line: startLine))
+                        return
+                    }
+                    kept.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[i..<end]))
                 }
+                let blanks = min(count - end, Swift.max(0, limit - kept.count))
+                kept.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[end..<(end + blanks)]))
+                trailingBlanks += count - end - blanks
                 return
             case .inElement:
                 let start = i
@@ -130,7 +141,7 @@ package struct DocumentFramer {
                     i += 1
                 case .firstElement, .nextElement:
                     if b == 0x2C || b == 0x5D {
-                        fail(state == .firstElement ? "expected a value or ']'" : "expected a value after ','", emit)
+                        fail(.unexpected(found: b, expected: state == .firstElement ? .valueOrBracket : .valueAfterComma), emit)
                         return
                     }
                     startLine = line
@@ -148,13 +159,13 @@ package struct DocumentFramer {
                     } else if b == 0x5D {
                         state = .trailing
                     } else {
-                        fail("expected ',' or ']' after an array element", emit)
+                        fail(.unexpected(found: b, expected: .commaOrBracketAfterElement), emit)
                         return
                     }
                     advance(over: b)
                     i += 1
                 default:  // .trailing
-                    fail(Self.trailingData, kind: .trailingData, emit)
+                    fail(.trailingData, emit)
                     return
                 }
             }
@@ -166,12 +177,16 @@ package struct DocumentFramer {
         switch state {
         case .leading, .single:
             state = .done
-            kept.withUnsafeBufferPointer { emit(.document($0, line: startLine, column: startColumn)) }
+            var end = kept.count
+            while end > 0, Self.isBlank(kept[end - 1]) || kept[end - 1] == 0x0A { end -= 1 }
+            kept.withUnsafeBufferPointer {
+                emit(.document(UnsafeBufferPointer(rebasing: $0[..<end]), line: startLine, column: startColumn))
+            }
         case .inElement:
             endElement(emit)
-            fail("unterminated array at the end of the input", emit)
+            fail(.unexpectedEnd(.documentArray), emit)
         case .firstElement, .nextElement, .afterElement:
-            fail("unterminated array at the end of the input", emit)
+            fail(.unexpectedEnd(.documentArray), emit)
         case .trailing, .done:
             state = .done
         }
@@ -196,13 +211,14 @@ package struct DocumentFramer {
         state = .afterElement
     }
 
-    private mutating func fail(_ reason: String, kind: JSONParseError.Kind = .invalid, _ emit: (Event) -> Void) {
+    private mutating func fail(_ problem: JSONParseError.Problem, _ emit: (Event) -> Void) {
         state = .done
-        emit(.syntaxError(reason, kind: kind, line: line, column: column))
+        emit(.syntaxError(JSONParseError(problem, line: line, column: column, offset: offset)))
     }
 
     @inline(__always)
     private mutating func advance(over byte: UInt8) {
+        offset += 1
         if byte == 0x0A {
             line += 1
             column = 1

@@ -26,10 +26,20 @@ package struct RecordProcessor: Sendable {
         self.pretty = pretty
     }
 
-    /// Appends the output for one record of JSON text to `out`; returns whether it failed.
+    /// The reader of every record, JSON line or part of a document: the registry's
+    /// ``RecordReader`` (its limits), with the reference string reader when ``reference`` is
+    /// set.
+    package var reader: RecordReader {
+        var reader = registry.recordReader
+        reader.readsStringsInOrder = reference
+        return reader
+    }
+
+    /// Appends the output for one JSON line, line `line` of the input, to `out`; returns
+    /// whether it failed.
     package func output(for record: UnsafeBufferPointer<UInt8>, line: Int, name: InputName, into out: inout JSONOutputBuffer) -> Bool {
         do throws(NormalizationError) {
-            let json = try registry.parse(record: record, readsStringsInOrder: reference)
+            let json = try reader.read(record, line: line)
             render(try normalize(json), into: &out)
             return false
         } catch {
@@ -133,8 +143,7 @@ package struct RecordProcessor: Sendable {
             skipping = false
             guard !skippedBlank else { return }
             failed += 1
-            let error = NormalizationError(.limitExceeded, "record is \(skipped) bytes; limits.maxRecordBytes is \(limit)")
-            output.append(renderError(error, line: linesBefore, name: name))
+            output.append(renderError(.limitExceeded(reader.oversized(size: skipped)), line: linesBefore, name: name))
         }
         // Keeps the bytes of a line that does not end in this block, or skips them once the
         // line is over the limit.
@@ -295,8 +304,10 @@ package struct RecordProcessor: Sendable {
     /// normalized one by one as they arrive, each a record under the same rules as a JSON line
     /// — `limits.maxRecordBytes` (an element over it is skipped without being kept and yields a
     /// `limitExceeded` record) and `limits.maxDepth`, the array itself not counted. A document
-    /// that is not an array is one record: at most `limits.maxRecordBytes` bytes from its first
-    /// non-blank byte are read, and a longer one yields a `limitExceeded` record. A syntax error
+    /// that is not an array is one record, its bytes from the first to the last non-blank one:
+    /// at most `limits.maxRecordBytes` of them are read, and a longer one yields a
+    /// `limitExceeded` record. Every record, element or document, is read by ``reader``, as a
+    /// JSON line is. A syntax error
     /// between elements yields an `invalidJSON` record and ends the document.
     /// - Throws: ``IOFailure`` when the input cannot be read (the records before are written)
     ///   or standard output cannot be written.
@@ -311,7 +322,7 @@ package struct RecordProcessor: Sendable {
         func handle(_ event: DocumentFramer.Event) {
             records += 1
             out.removeAll()
-            if !documentOutput(for: event, maximumDepth: limits.maxDepth, name: name, into: &out) { failed += 1 }
+            if !documentOutput(for: event, name: name, into: &out) { failed += 1 }
             out.withBytes { output.append($0) }
         }
 
@@ -329,49 +340,43 @@ package struct RecordProcessor: Sendable {
     }
 
     /// Appends the output for one event of a document to `out`; returns whether it succeeded.
-    private func documentOutput(for event: DocumentFramer.Event, maximumDepth: Int, name: InputName, into out: inout JSONOutputBuffer)
-        -> Bool
-    {
-        let limit = registry.configuration.limits.maxRecordBytes
+    private func documentOutput(for event: DocumentFramer.Event, name: InputName, into out: inout JSONOutputBuffer) -> Bool {
         switch event {
         case .element(let bytes, let index, let line, let column):
-            return recordOutput(for: bytes, line: line, column: column, index: index, maximumDepth: maximumDepth, name: name, into: &out)
+            return recordOutput(for: bytes, line: line, column: column, index: index, name: name, into: &out)
         case .oversizedElement(let size, let index, let line):
-            let error = NormalizationError(
-                .limitExceeded,
-                "record is \(size) bytes; limits.maxRecordBytes is \(limit)",
-                path: "$[\(index)]"
-            )
-            renderError(error, line: line, name: name, into: &out)
+            renderError(.limitExceeded(reader.oversized(size: size), path: "$[\(index)]"), line: line, name: name, into: &out)
             return false
         case .oversizedDocument(let line):
-            let error = NormalizationError(
-                .limitExceeded,
-                "the document is longer than limits.maxRecordBytes (\(limit) bytes); a document that is not an array is one record"
-            )
-            renderError(error, line: line, name: name, into: &out)
+            let limit = LimitExceeded.documentBytes(limit: registry.configuration.limits.maxRecordBytes)
+            renderError(.limitExceeded(limit), line: line, name: name, into: &out)
             return false
-        case .syntaxError(let reason, let kind, let line, let column):
-            var message = JSONParseError(reason: reason, line: line, column: column, offset: 0).description
-            if kind == .trailingData { message += "; for JSON Lines (one envelope per line) pass --lines" }
-            renderError(NormalizationError(.invalidJSON, message), line: line, name: name, into: &out)
+        case .syntaxError(let error):
+            let message = error.description + Self.linesHint(for: error)
+            renderError(NormalizationError(.invalidJSON, message, cause: .invalidJSON(error)), line: error.line, name: name, into: &out)
             return false
         case .document(let bytes, let line, let column):
-            return recordOutput(for: bytes, line: line, column: column, index: nil, maximumDepth: maximumDepth, name: name, into: &out)
+            return recordOutput(for: bytes, line: line, column: column, index: nil, name: name, into: &out)
         }
+    }
+
+    /// For text after the end of a whole document, the advice to read the input as JSON Lines;
+    /// otherwise empty.
+    private static func linesHint(for error: JSONParseError) -> String {
+        error.kind == .trailingData ? "; for JSON Lines (one envelope per line) pass --lines" : ""
     }
 
     /// Appends the output for one record of a document — an array element (`index`) or the
     /// whole document — whose text starts at `line`, `column` of the document; returns whether
-    /// it succeeded. Every error names the line of the document it is on: a syntax error its
-    /// own line and column, an error found after parsing the line of the value at its path
+    /// it succeeded. The record is read by the same ``reader`` as a JSON line. Every error
+    /// names the line of the document it is on: a syntax error or a nesting too deep its own
+    /// line and column, an error found after parsing the line of the value at its path
     /// (``JSONTextLocator``; for a value inside a string holding JSON, the string's line).
     private func recordOutput(
         for bytes: UnsafeBufferPointer<UInt8>,
         line: Int,
         column: Int,
         index: Int?,
-        maximumDepth: Int,
         name: InputName,
         into out: inout JSONOutputBuffer
     ) -> Bool {
@@ -381,23 +386,20 @@ package struct RecordProcessor: Sendable {
             located.path = "$[\(index)]" + error.path.dropFirst()
             return located
         }
-        let parsed = Result { () throws(JSONParseError) -> JSONValue in
-            var parser = JSONParser(maximumDepth: maximumDepth)
-            parser.readsStringsInOrder = reference
-            return try parser.parse(bytes)
-        }
+        let parsed = Result { () throws(NormalizationError) -> JSONValue in try reader.read(bytes, line: line, column: column) }
         switch parsed {
-        case .failure(let error):
-            // Positions in the whole document: the parsed bytes start at line, column.
-            let errorLine = line + error.line - 1
-            let errorColumn = error.line == 1 ? column + error.column - 1 : error.column
-            var message = JSONParseError(reason: error.reason, line: errorLine, column: errorColumn, offset: error.offset).description
-            if index == nil && error.kind == .trailingData {
-                message += "; for JSON Lines (one envelope per line) pass --lines"
+        case .failure(var error):
+            var errorLine = line
+            switch error.cause {
+            case .invalidJSON(let problem)?:
+                errorLine = problem.line
+                if index == nil { error.message += Self.linesHint(for: problem) }
+            case .limitExceeded(.depth(_, let depthLine, _))?:
+                errorLine = depthLine
+            default:
+                break
             }
-            if error.kind == .invalid { message += AdapterRegistry.recordHint(bytes) }
-            let code: NormalizationError.Code = error.kind == .tooDeep ? .limitExceeded : .invalidJSON
-            renderError(inDocument(NormalizationError(code, message)), line: errorLine, name: name, into: &out)
+            renderError(inDocument(error), line: errorLine, name: name, into: &out)
             return false
         case .success(let value):
             do throws(NormalizationError) {

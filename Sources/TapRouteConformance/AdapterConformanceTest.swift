@@ -167,10 +167,7 @@ public struct AdapterConformanceTest: Sendable {
         let parsed =
             digits.lowercased().hasPrefix("0x") ? UInt64(digits.dropFirst(2), radix: 16) : UInt64(digits, radix: 10)
         guard let parsed else {
-            throw ConformanceError(
-                location: seedEnvironmentVariable,
-                message: "'\(text)' is not a seed; expected a decimal or 0x-hexadecimal 64-bit number, or 'random'"
-            )
+            throw ConformanceError(.invalidSeed(text), location: seedEnvironmentVariable)
         }
         return parsed
     }

@@ -48,7 +48,7 @@ struct ConformancePlan {
                 do {
                     value = try JSONValue(parsing: text)
                 } catch {
-                    throw ConformanceError(location: "<child process>", message: "a vector arrived unreadable: \(error)")
+                    throw ConformanceError(.unreadableTransport(error), location: "<child process>")
                 }
                 out.append(try ConformanceVector(transport: value))
             }
@@ -164,11 +164,11 @@ struct ConformanceExecutor {
         do {
             base = try JSONValue(parsing: job.baseDocument)
         } catch {
-            throw ConformanceError(location: "<base configuration>", message: "\(error)")
+            throw ConformanceError(.invalidBaseDocument(error), location: "<base configuration>")
         }
         let registry = try registry(config: nil, directory: nil, location: "<base configuration>")
         guard registry.adapter(forVendor: adapterID) != nil else {
-            throw ConformanceError(location: "<base configuration>", message: "the adapter '\(adapterID)' is not enabled")
+            throw ConformanceError(.adapterNotEnabled(adapterID), location: "<base configuration>")
         }
     }
 
@@ -183,7 +183,7 @@ struct ConformanceExecutor {
                 do {
                     overlay = try YAMLConfiguration.document(yaml: yaml, file: location).0
                 } catch {
-                    throw ConformanceError(location: location, message: "config: \(error)")
+                    throw ConformanceError(.invalidVectorConfigYAML(error), location: location)
                 }
             default:
                 overlay = config
@@ -191,7 +191,7 @@ struct ConformanceExecutor {
             for (key, value) in overlay.objectValue ?? [:] { merged[key] = value }
         }
         let registry: AdapterRegistry
-        do {
+        do throws(ConfigurationError) {
             var configuration = try Configuration(json: .object(merged))
             if !configuration.app.aasa.isEmpty {
                 // AASA files named in a vector's configuration are read relative to the vector.
@@ -199,7 +199,7 @@ struct ConformanceExecutor {
             }
             registry = try AdapterRegistry(configuration: configuration, adapterTypes: types)
         } catch {
-            throw ConformanceError(location: location, message: "configuration: \(error)")
+            throw ConformanceError(.invalidVectorConfiguration(error), location: location)
         }
         registries[key] = registry
         return registry
@@ -417,7 +417,7 @@ struct ConformanceExecutor {
         case (.failure(let a), .failure(let b)): same = a == b
         case (.success, .failure(let error)):
             // A generated value may be deeper or larger than the record limits allow.
-            same = error.code == .limitExceeded
+            if case .limitExceeded? = error.cause { same = true } else { same = false }
         default: same = false
         }
         if same { return [] }

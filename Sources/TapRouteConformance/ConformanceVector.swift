@@ -55,35 +55,39 @@ public struct ConformanceVector: Sendable, Hashable {
     /// - Throws: ``ConformanceError`` naming the location and key that is wrong.
     public init(json: JSONValue, location: String) throws(ConformanceError) {
         guard case .object(let o) = json else {
-            throw ConformanceError(location: location, message: "a vector must be a JSON object, got \(json.typeDescription)")
+            throw ConformanceError(.vectorNotAnObject(found: json.typeDescription), location: location)
         }
         for key in o.keys where !["description", "input", "config", "expected"].contains(key) {
-            throw ConformanceError(location: location, message: "unknown key '\(key)' in a vector")
+            throw ConformanceError(.unknownVectorKey(key), location: location)
         }
         guard case .string(let description)? = o["description"], !description.isEmpty else {
-            throw ConformanceError(location: location, message: "'description' must be a non-empty string")
+            throw ConformanceError(.invalidVectorField(field: "description", requirement: "a non-empty string"), location: location)
         }
-        guard let input = o["input"] else { throw ConformanceError(location: location, message: "'input' is missing") }
+        guard let input = o["input"] else { throw ConformanceError(.missingInput, location: location) }
         guard case .object(let expected)? = o["expected"] else {
-            throw ConformanceError(location: location, message: "'expected' must be an object")
+            throw ConformanceError(.invalidVectorField(field: "expected", requirement: "an object"), location: location)
         }
         if let config = o["config"] {
             switch config {
             case .object, .string: break
-            default: throw ConformanceError(location: location, message: "'config' must be an object or a YAML string")
+            default:
+                throw ConformanceError(
+                    .invalidVectorField(field: "config", requirement: "an object or a YAML string"),
+                    location: location
+                )
             }
         }
         let expectation: Expected
         if let error = expected["error"] {
             guard case .object(let e) = error, case .string(let code)? = e["code"] else {
-                throw ConformanceError(location: location, message: "'expected.error.code' must be a string")
+                throw ConformanceError(.invalidVectorField(field: "expected.error.code", requirement: "a string"), location: location)
             }
             expectation = .error(code: code, path: e["path"]?.stringValue)
         } else {
             do {
                 _ = try Interaction(jsonValue: .object(expected))
             } catch {
-                throw ConformanceError(location: location, message: "'expected' is not a canonical Interaction: \(error)")
+                throw ConformanceError(.notCanonical(error), location: location)
             }
             expectation = .interaction(.object(expected))
         }
@@ -109,13 +113,13 @@ public struct ConformanceVectors: Sendable {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasSuffix(".json") }.sorted()
         } catch {
-            throw ConformanceError(location: path, message: "cannot list the directory: \(error.localizedDescription)")
+            throw ConformanceError(.unreadableDirectory(reason: error.localizedDescription), location: path)
         }
         var vectors: [ConformanceVector] = []
         for name in names {
             vectors += try file(path + "/" + name).vectors
         }
-        guard !vectors.isEmpty else { throw ConformanceError(location: path, message: "no vectors (*.json files) found") }
+        guard !vectors.isEmpty else { throw ConformanceError(.noVectors, location: path) }
         return ConformanceVectors(vectors)
     }
 
@@ -126,13 +130,13 @@ public struct ConformanceVectors: Sendable {
         do {
             bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         } catch {
-            throw ConformanceError(location: path, message: "cannot read the file: \(error.localizedDescription)")
+            throw ConformanceError(.unreadableFile(reason: error.localizedDescription), location: path)
         }
         let json: JSONValue
         do {
             json = try JSONParser().parse(bytes)
         } catch {
-            throw ConformanceError(location: path, message: "not valid JSON: \(error)")
+            throw ConformanceError(.invalidJSON(error), location: path)
         }
         let name = (path as NSString).lastPathComponent
         let directory = (path as NSString).deletingLastPathComponent
@@ -154,7 +158,7 @@ public struct ConformanceVectors: Sendable {
     /// - Throws: ``ConformanceError``.
     public static func bundled(in bundle: Bundle, subdirectory: String = "Vectors") throws(ConformanceError) -> ConformanceVectors {
         guard let url = bundle.resourceURL?.appendingPathComponent(subdirectory) else {
-            throw ConformanceError(location: subdirectory, message: "the bundle has no resource directory")
+            throw ConformanceError(.noResourceDirectory, location: subdirectory)
         }
         return try directory(url.path)
     }
@@ -163,15 +167,95 @@ public struct ConformanceVectors: Sendable {
 /// A problem with the conformance kit's inputs (a vector file, a base configuration, the
 /// seed variable) — not a conformance failure, which is a ``ConformanceFinding``.
 public struct ConformanceError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong, with the data.
+    public enum Kind: Sendable, Hashable {
+        /// A vector that is not a JSON object; the JSON type found.
+        case vectorNotAnObject(found: String)
+        /// A key a vector does not have.
+        case unknownVectorKey(String)
+        /// A vector without its `input`.
+        case missingInput
+        /// A vector field of the wrong type or empty: the field, and what it must be.
+        case invalidVectorField(field: String, requirement: String)
+        /// An `expected` Interaction that is not canonical.
+        case notCanonical(ModelDecodingError)
+        /// A directory of vectors that cannot be listed; the system's reason.
+        case unreadableDirectory(reason: String)
+        /// A directory without any `*.json` vector.
+        case noVectors
+        /// A vector file that cannot be read; the system's reason.
+        case unreadableFile(reason: String)
+        /// A vector file that is not JSON.
+        case invalidJSON(JSONParseError)
+        /// A bundle without resources.
+        case noResourceDirectory
+        /// A base configuration that cannot be read; its errors.
+        case invalidBaseConfiguration(ConfigurationError)
+        /// A base configuration document handed to a child process that is not JSON.
+        case invalidBaseDocument(JSONParseError)
+        /// A base configuration that does not enable the adapter under test; its id.
+        case adapterNotEnabled(String)
+        /// A vector's `config` YAML that cannot be read; its errors.
+        case invalidVectorConfigYAML(ConfigurationError)
+        /// A vector's configuration (the base with its `config` over it) that gives no
+        /// registry; its errors.
+        case invalidVectorConfiguration(ConfigurationError)
+        /// A vector handed to a child process that is not JSON.
+        case unreadableTransport(JSONParseError)
+        /// An adapter type a child process cannot find by name (private, fileprivate or
+        /// local); the type.
+        case adapterTypeNotNamed(String)
+        /// A mangled adapter type name a child process cannot resolve.
+        case adapterTypeNotFound(String)
+        /// A vector handed to a child process without its description, location or input.
+        case incompleteTransport
+        /// A vector handed to a child process without its expectation.
+        case missingExpectation
+        /// A seed variable that is not a seed; its value.
+        case invalidSeed(String)
+        /// An error a child process reported (already in words: it crossed a process).
+        case childProcess(message: String)
+    }
+
     /// The file (and index), or the variable, at fault.
     public var location: String
-    /// What is wrong.
-    public var message: String
+    /// What is wrong, with the data.
+    public var kind: Kind
 
     /// Creates an error.
-    public init(location: String, message: String) {
+    public init(_ kind: Kind, location: String) {
+        self.kind = kind
         self.location = location
-        self.message = message
+    }
+
+    /// What is wrong, as a sentence derived from ``kind``.
+    public var message: String {
+        switch kind {
+        case .vectorNotAnObject(let found): "a vector must be a JSON object, got \(found)"
+        case .unknownVectorKey(let key): "unknown key '\(key)' in a vector"
+        case .missingInput: "'input' is missing"
+        case .invalidVectorField(let field, let requirement): "'\(field)' must be \(requirement)"
+        case .notCanonical(let error): "'expected' is not a canonical Interaction: \(error)"
+        case .unreadableDirectory(let reason): "cannot list the directory: \(reason)"
+        case .noVectors: "no vectors (*.json files) found"
+        case .unreadableFile(let reason): "cannot read the file: \(reason)"
+        case .invalidJSON(let error): "not valid JSON: \(error)"
+        case .noResourceDirectory: "the bundle has no resource directory"
+        case .invalidBaseConfiguration(let error): error.description
+        case .invalidBaseDocument(let error): "\(error)"
+        case .adapterNotEnabled(let id): "the adapter '\(id)' is not enabled"
+        case .invalidVectorConfigYAML(let error): "config: \(error)"
+        case .invalidVectorConfiguration(let error): "configuration: \(error)"
+        case .unreadableTransport(let error): "a vector arrived unreadable: \(error)"
+        case .adapterTypeNotNamed(let type):
+            "the adapter type \(type) cannot be found by name in a child process, where the kit runs it to"
+                + " catch crashes; declare it internal or public (not private, fileprivate or inside a function)"
+        case .adapterTypeNotFound(let name): "cannot find the adapter type \(name)"
+        case .incompleteTransport: "a vector arrived incomplete"
+        case .missingExpectation: "a vector arrived without its expectation"
+        case .invalidSeed(let text): "'\(text)' is not a seed; expected a decimal or 0x-hexadecimal 64-bit number, or 'random'"
+        case .childProcess(let message): message
+        }
     }
 
     /// `location: message`.
@@ -198,7 +282,7 @@ public enum BaseConfiguration: Sendable {
             do {
                 return try YAMLConfiguration.document(yaml: text, file: "<base configuration>").0
             } catch {
-                throw ConformanceError(location: "<base configuration>", message: error.description)
+                throw ConformanceError(.invalidBaseConfiguration(error), location: "<base configuration>")
             }
         }
     }
@@ -225,14 +309,14 @@ extension ConformanceVector {
     init(transport value: JSONValue) throws(ConformanceError) {
         guard case .string(let description)? = value["description"], case .string(let location)? = value["location"],
             let input = value["input"]
-        else { throw ConformanceError(location: "<child process>", message: "a vector arrived incomplete") }
+        else { throw ConformanceError(.incompleteTransport, location: "<child process>") }
         let expected: Expected
         if let interaction = value["expected"] {
             expected = .interaction(interaction)
         } else if case .string(let code)? = value["error"]?["code"] {
             expected = .error(code: code, path: value["error"]?["path"]?.stringValue)
         } else {
-            throw ConformanceError(location: location, message: "a vector arrived without its expectation")
+            throw ConformanceError(.missingExpectation, location: location)
         }
         self.init(description: description, location: location, input: input, config: value["config"], expected: expected)
         directory = value["directory"]?.stringValue

@@ -102,11 +102,7 @@ enum CrashIsolation {
         var names: [String] = []
         for type in types {
             guard let name = _mangledTypeName(type), let found = _typeByName(name), found == type else {
-                throw ConformanceError(
-                    location: String(reflecting: type),
-                    message: "the adapter type \(type) cannot be found by name in a child process, where the kit runs it to"
-                        + " catch crashes; declare it internal or public (not private, fileprivate or inside a function)"
-                )
+                throw ConformanceError(.adapterTypeNotNamed("\(type)"), location: String(reflecting: type))
             }
             names.append(name)
         }
@@ -229,8 +225,8 @@ enum CrashIsolation {
             case "E":
                 let value = try? JSONValue(parsing: String(rest))
                 outcome.error = ConformanceError(
-                    location: value?["location"]?.stringValue ?? "<child process>",
-                    message: value?["message"]?.stringValue ?? String(rest)
+                    .childProcess(message: value?["message"]?.stringValue ?? String(rest)),
+                    location: value?["location"]?.stringValue ?? "<child process>"
                 )
             case "D":
                 outcome.completed = true
@@ -249,7 +245,7 @@ enum CrashIsolation {
             var types: [any PayloadAdapter.Type] = []
             for name in job.registryTypes {
                 guard let type = _typeByName(name) as? any PayloadAdapter.Type else {
-                    throw ConformanceError(location: "<child process>", message: "cannot find the adapter type \(name)")
+                    throw ConformanceError(.adapterTypeNotFound(name), location: "<child process>")
                 }
                 types.append(type)
             }

@@ -1,3 +1,4 @@
+import TapRoute
 import Testing
 
 @testable import NormalizeCore
@@ -19,8 +20,8 @@ import Testing
                 events.append("document \(line):\(column) \(String(decoding: bytes, as: UTF8.self))")
             case .oversizedDocument(let line):
                 events.append("oversized document \(line)")
-            case .syntaxError(let reason, _, let line, let column):
-                events.append("error \(line):\(column) \(reason)")
+            case .syntaxError(let error):
+                events.append("error \(error.line):\(error.column) \(error.reason)")
             }
         }
         var start = 0
@@ -86,5 +87,26 @@ import Testing
             limit: 100
         )
         #expect(document == ["oversized document 1"])
+    }
+}
+
+extension DocumentFramerTests {
+    /// A whole document's size is its bytes from the first to the last non-blank one, as an
+    /// element's is: the newline a file ends with, and any blanks after the value, do not count
+    /// (they are counted, not kept), wherever the reads split them.
+    @Test func wholeDocumentsCountTheirBytesWithoutTheBlanksAround() {
+        let record = "{\"a\":\"" + String(repeating: "x", count: 92) + "\"}"  // 100 bytes
+        let limit = record.utf8.count
+        for (text, expected) in [
+            ("  \n" + record + "\n", ["document 2:1 " + record]),
+            (record + String(repeating: " \n\t\r", count: 500), ["document 1:1 " + record]),
+            ("\n" + record + " x", ["oversized document 2"]),
+            (record + String(repeating: " ", count: 200) + "1", ["oversized document 1"]),
+        ] {
+            let bytes = Array(text.utf8)
+            for cuts in [[], [1], [limit], [limit + 1], Array(stride(from: 0, to: bytes.count, by: 7))] {
+                #expect(Self.events(of: bytes, splitAt: cuts, limit: limit) == expected, "\(text.prefix(20)) cut at \(cuts)")
+            }
+        }
     }
 }

@@ -166,10 +166,18 @@ import Testing
         #expect(run.signal == 0 && run.status == 1, "\(run)")
         #expect(run.lines.count == 1 && run.lines[0].contains("\"limitExceeded\""), "\(run.stdout.prefix(500))")
         #expect(run.peakRSS < Self.memoryBound, "peak RSS \(run.peakRSS)")
-        // Endless blanks after a complete document are limited too.
+        // Blanks after a complete document are not part of its record (as around an element):
+        // they are counted, never kept, however many there are.
         let config = try Scratch.file("limits.yaml", "limits: {maxRecordBytes: 100}\n")
         let padded = try Child.run(["--config", config], stdin: .bytes(Array((Self.record + String(repeating: " ", count: 200)).utf8)))
-        #expect(padded.status == 1 && padded.lines.count == 1 && padded.lines[0].contains("limitExceeded"), "\(padded)")
+        #expect(padded.status == 0 && padded.lines.count == 1 && padded.lines[0].contains("\"tel:1\""), "\(padded)")
+        let blanks = try Scratch.file("blanks.json", Self.record + String(repeating: " \n", count: 8 << 20))
+        let endless = try Child.run(["--config", config, blanks], measure: true)
+        #expect(endless.status == 0 && endless.lines.count == 1, "\(endless)")
+        #expect(endless.peakRSS < Self.memoryBound, "peak RSS \(endless.peakRSS)")
+        // Content after the blanks makes them part of the record, which is then over the limit.
+        let late = try Child.run(["--config", config], stdin: .bytes(Array((Self.record + String(repeating: " ", count: 200) + "1").utf8)))
+        #expect(late.status == 1 && late.lines.count == 1 && late.lines[0].contains("limitExceeded"), "\(late)")
     }
 
     @Test func documentArraysStreamEachElementAsARecord() throws {

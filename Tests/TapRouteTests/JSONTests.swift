@@ -143,7 +143,7 @@ private final class NSObjectLike {}
 
     @Test func invalidUTF8AfterALongASCIIRunIsFound() {
         var bytes = Array("\"".utf8) + Array(repeating: UInt8(ascii: "a"), count: 37) + [0xFF] + Array("\"".utf8)
-        #expect(throws: JSONParseError(reason: "invalid UTF-8 byte 0xff", line: 1, column: 39, offset: 38)) {
+        #expect(throws: JSONParseError(.invalidUTF8(.invalidByte(0xFF)), line: 1, column: 39, offset: 38)) {
             try JSONParser().parse(bytes)
         }
         bytes = Array("\"".utf8) + Array(repeating: UInt8(ascii: "a"), count: 20) + [0x01] + Array("\"".utf8)

@@ -13,7 +13,9 @@ import Testing
             messageId: "msg-1",
             payload: ["campaign": "spring"],
             tracking: ["notificationId": "msg-1"],
-            buttons: [Interaction.Button(id: "track", label: "Track", destination: .url("https://shop.example.com/t/1", target: .external))],
+            buttons: [
+                Interaction.Button(id: "track", label: "Track", destination: .url("https://shop.example.com/t/1", target: .external))
+            ],
             phase: .cold,
             warnings: [Warning(.androidDiffers, "…")]
         )
@@ -48,10 +50,12 @@ import Testing
                 #"{"vendor":"x","channel":"push","trigger":{"type":"tap"},"destination":{"type":"url","url":"a:b","target":"safari"},"handling":"app"}"#
         )
         #expect(
-            throws: ModelDecodingError(path: "$.destination.target", message: "'safari' is not one of 'app', 'external', 'inAppBrowser'")
+            throws: ModelDecodingError(.notOneOf("safari", allowed: ["app", "external", "inAppBrowser"]), at: "$.destination.target")
         ) {
             try Interaction(jsonValue: bad)
         }
+        let error = ModelDecodingError(.notOneOf("safari", allowed: ["app", "external", "inAppBrowser"]), at: "$.destination.target")
+        #expect(error.description == "$.destination.target: 'safari' is not one of 'app', 'external', 'inAppBrowser'")
     }
 
     @Test func triggerFromNotificationAction() {

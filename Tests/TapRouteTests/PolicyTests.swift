@@ -69,7 +69,33 @@ import Testing
         ("https://example.com/" + String(repeating: "a", count: 60), "is longer than 64 bytes"),
     ])
     func rejects(url: String, reason: String) {
-        #expect(throws: URLSafety.Rejection(reason: reason)) { try safety.check(url) }
+        let rejection = #expect(throws: URLSafety.Rejection.self) { try safety.check(url) }
+        #expect(rejection?.reason == reason)
+        #expect(rejection?.description == reason)
+        #expect(rejection?.url == url)
+    }
+
+    /// Each rejection names its rule with the offending part, so callers decide on it, not on
+    /// the reason's text.
+    @Test(arguments: [
+        ("javascript:alert(1)", URLSafety.Rejection.Rule.forbiddenScheme("javascript")),
+        ("ftp://x.y/", .schemeNotAllowed("ftp")),
+        ("https://x.y/\u{7F}", .malformed(URLParts.ParseFailure(.controlCharacter(offset: 12)))),
+        ("https://a.com@b.com/", .malformed(URLParts.ParseFailure(.credentials(userInfo: "a.com")))),
+        ("https://x.y:99999/", .malformed(URLParts.ParseFailure(.badPort("99999")))),
+        ("myapp://p/%00", .encodedNUL),
+        ("myapp://p/%E2%80%AE", .encodedForbiddenCharacter(codePoint: 0x202E, .bidiControl)),
+        ("https://example.com/" + String(repeating: "a", count: 60), .tooLong(length: 80, limit: 64)),
+    ])
+    func rejectionsNameTheirRule(url: String, rule: URLSafety.Rejection.Rule) {
+        #expect(throws: URLSafety.Rejection(rule, url: url)) { try safety.check(url) }
+    }
+
+    @Test func hostsOutsideTheAllowedHostsNameTheHost() {
+        let strict = URLSafety(settings: SecuritySettings(allowedSchemes: ["https"], allowedHosts: ["example.com"]))
+        #expect(throws: URLSafety.Rejection(.hostNotAllowed("evil.example"), url: "https://EVIL.example/")) {
+            try strict.check("https://EVIL.example/")
+        }
     }
 
     @Test(arguments: ["https://x.y/", "myapp://p/1", "tel:+1555", "https://[::1]:8080/", "https://例え.jp/"])
@@ -174,12 +200,21 @@ private struct EchoAdapter: PayloadAdapter {
     @Test func fallsBackToTheLinkAdapterAndReportsUnrecognized() throws {
         let r = try registry(base)
         #expect(try r.normalize(.url("tel:1")).vendor == "link")
-        #expect(throws: NormalizationError(.unrecognized, "no enabled adapter recognizes this notification")) {
+        #expect(
+            throws: NormalizationError(.unrecognized, "no enabled adapter recognizes this notification", cause: .unrecognized(vendor: nil))
+        ) {
             try r.normalize(.notification(userInfo: ["other": 1]))
         }
         var forced = InputEvent.url("myapp://x")
         forced.vendor = "echo"
-        #expect(throws: NormalizationError(.unrecognized, "adapter 'echo' does not recognize this url", path: "$.vendor")) {
+        #expect(
+            throws: NormalizationError(
+                .unrecognized,
+                "adapter 'echo' does not recognize this url",
+                path: "$.vendor",
+                cause: .unrecognized(vendor: "echo")
+            )
+        ) {
             try r.normalize(forced)
         }
     }
@@ -222,16 +257,21 @@ private struct EchoAdapter: PayloadAdapter {
         document["limits"] = ["maxRecordBytes": 64, "maxDepth": 3]
         let r = try registry(.object(document))
         let long = Array(#"{"kind":"url","url":"myapp://\#(String(repeating: "a", count: 80))"}"#.utf8)
-        #expect(throws: NormalizationError(.limitExceeded, "record is \(long.count) bytes; limits.maxRecordBytes is 64")) {
+        #expect(throws: NormalizationError.limitExceeded(.recordBytes(size: long.count, limit: 64))) {
             try long.withUnsafeBufferPointer { buffer throws(NormalizationError) in try r.normalize(record: buffer) }
         }
         let deep = Array(#"{"a":{"b":{"c":{"d":1}}}}"#.utf8)
-        do {
-            _ = try deep.withUnsafeBufferPointer { buffer throws(NormalizationError) in try r.normalize(record: buffer) }
-            Issue.record("expected limitExceeded")
-        } catch {
-            #expect(error.code == .limitExceeded)
+        #expect(throws: NormalizationError.limitExceeded(.depth(limit: 3, line: 1, column: 16))) {
+            try deep.withUnsafeBufferPointer { buffer throws(NormalizationError) in try r.normalize(record: buffer) }
         }
+        let broken = Array(#"{"a":tru}"#.utf8)
+        let error = #expect(throws: NormalizationError.self) {
+            try broken.withUnsafeBufferPointer { buffer throws(NormalizationError) in try r.normalize(record: buffer) }
+        }
+        #expect(
+            error?.cause == .invalidJSON(JSONParseError(.invalidLiteral(found: "tru", expected: "true"), line: 1, column: 6, offset: 5))
+        )
+        #expect(error?.message == "invalid literal 'tru', expected 'true' at line 1 column 6")
     }
 }
 

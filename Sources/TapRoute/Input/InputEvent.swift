@@ -115,7 +115,11 @@ extension InputEvent {
     ///   or `invalidEnvelope` naming the key at fault.
     public init(json: JSONValue) throws(NormalizationError) {
         guard case .object(let o) = json else {
-            throw NormalizationError(.notAnObject, "expected a JSON object, got \(json.typeDescription)")
+            throw NormalizationError(
+                .notAnObject,
+                "expected a JSON object, got \(json.typeDescription)",
+                cause: .notAnObject(found: json.typeDescription)
+            )
         }
         try self.init(envelope: o)
     }

@@ -1,6 +1,10 @@
 /// An error found while reading JSON text: what is wrong and where.
+///
+/// ``problem`` says what is wrong, with the data (what was expected, what was found, the
+/// limit); ``reason`` and ``description`` are its sentence for people. Decide on
+/// ``problem`` or ``kind``, never on the text.
 public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The kinds of problem.
+    /// The broad kinds of problem.
     public enum Kind: Sendable, Hashable {
         /// The text is not valid JSON.
         case invalid
@@ -12,10 +16,166 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
         case tooDeep
     }
 
-    /// What kind of problem it is.
-    public let kind: Kind
-    /// What is wrong, as a sentence fragment ("unterminated string").
-    public let reason: String
+    /// What the reader expected where it found something else.
+    public enum Expectation: Sendable, Hashable, CaseIterable {
+        /// A JSON value.
+        case value
+        /// `,` or `]` after an element inside an array.
+        case commaOrBracketInArray
+        /// A string key in an object.
+        case key
+        /// `:` after an object key.
+        case colon
+        /// `,` or `}` after a member of an object.
+        case commaOrBraceInObject
+        /// The first element of a document's top-level array, or its `]`.
+        case valueOrBracket
+        /// An element after a `,` of a document's top-level array.
+        case valueAfterComma
+        /// `,` or `]` after an element of a document's top-level array.
+        case commaOrBracketAfterElement
+    }
+
+    /// What the input was inside when it ended too early.
+    public enum Context: Sendable, Hashable, CaseIterable {
+        /// Where a value was expected.
+        case value
+        /// A number.
+        case number
+        /// An array.
+        case array
+        /// An object.
+        case object
+        /// A string.
+        case string
+        /// A `\u` escape.
+        case unicodeEscape
+        /// A document's top-level array (read element by element).
+        case documentArray
+    }
+
+    /// What is wrong with a number.
+    public enum NumberProblem: Sendable, Hashable, CaseIterable {
+        /// No digit where the number's integer part should be (`-x`).
+        case noDigit
+        /// No digit after the decimal point (`1.`).
+        case noDigitAfterPoint
+        /// No digit in the exponent (`1e`).
+        case noDigitInExponent
+    }
+
+    /// What is wrong with UTF-8 text.
+    public enum UTF8Problem: Sendable, Hashable {
+        /// A byte that cannot start a UTF-8 sequence.
+        case invalidByte(UInt8)
+        /// The input ends inside a sequence.
+        case truncated
+        /// A byte inside a sequence that is not a continuation byte.
+        case badContinuation
+        /// An overlong form, a surrogate, or a value past U+10FFFF.
+        case invalidScalar
+    }
+
+    /// What is wrong, with its data.
+    public enum Problem: Sendable, Hashable {
+        /// The input ends inside something.
+        case unexpectedEnd(Context)
+        /// Something else than `expected` was found: the byte `found`, or the end of the
+        /// input (`nil`).
+        case unexpected(found: UInt8?, expected: Expectation)
+        /// A cut-short or misspelt literal (`tru`, `nul`).
+        case invalidLiteral(found: String, expected: String)
+        /// A word that is no JSON value at all (`this line is not JSON`).
+        case unexpectedWord(String)
+        /// A malformed number.
+        case invalidNumber(NumberProblem)
+        /// Arrays and objects nest deeper than `limit` levels.
+        case tooDeep(limit: Int)
+        /// More than blanks after the value.
+        case trailingData
+        /// A string without its closing quote.
+        case unterminatedString
+        /// A control character (below U+0020) not escaped inside a string.
+        case controlCharacterInString(UInt8)
+        /// A backslash followed by a character that is not an escape.
+        case invalidEscape(UInt8)
+        /// Fewer than four hexadecimal digits left for a `\u` escape.
+        case incompleteUnicodeEscape
+        /// A character that is not a hexadecimal digit in a `\u` escape.
+        case invalidHexDigit(UInt8)
+        /// A `\u` high surrogate with no `\u` escape after it.
+        case loneHighSurrogate
+        /// A `\u` high surrogate followed by an escape that is not a low surrogate.
+        case unpairedHighSurrogate
+        /// A `\u` low surrogate with no high surrogate before it.
+        case loneLowSurrogate
+        /// Invalid UTF-8.
+        case invalidUTF8(UTF8Problem)
+
+        /// The broad kind of the problem.
+        public var kind: Kind {
+            switch self {
+            case .tooDeep: .tooDeep
+            case .trailingData: .trailingData
+            default: .invalid
+            }
+        }
+
+        /// The problem as a sentence fragment ("unterminated string").
+        public var reason: String {
+            switch self {
+            case .unexpectedEnd(let context):
+                switch context {
+                case .value: "unexpected end of input, expected a value"
+                case .number: "unexpected end of input in a number"
+                case .array: "unexpected end of input in an array"
+                case .object: "unexpected end of input in an object"
+                case .string: "unterminated string"
+                case .unicodeEscape: "incomplete \\u escape"
+                case .documentArray: "unterminated array at the end of the input"
+                }
+            case .unexpected(let found, let expected):
+                switch expected {
+                case .value:
+                    if let found {
+                        "unexpected character '\(Reader.show(found))', expected a value"
+                    } else {
+                        "unexpected end of input, expected a value"
+                    }
+                case .commaOrBracketInArray: "expected ',' or ']' in an array"
+                case .key: "expected a string key in an object"
+                case .colon: "expected ':' after an object key"
+                case .commaOrBraceInObject: "expected ',' or '}' in an object"
+                case .valueOrBracket: "expected a value or ']'"
+                case .valueAfterComma: "expected a value after ','"
+                case .commaOrBracketAfterElement: "expected ',' or ']' after an array element"
+                }
+            case .invalidLiteral(let found, let expected): "invalid literal '\(found)', expected '\(expected)'"
+            case .unexpectedWord(let found):
+                "unexpected '\(found)', expected a JSON value (an object, array, string, number, true, false or null)"
+            case .invalidNumber(.noDigit): "invalid number"
+            case .invalidNumber(.noDigitAfterPoint): "invalid number: expected a digit after '.'"
+            case .invalidNumber(.noDigitInExponent): "invalid number: expected a digit in the exponent"
+            case .tooDeep(let limit): "nesting deeper than \(limit) levels"
+            case .trailingData: "unexpected data after the JSON value"
+            case .unterminatedString: "unterminated string"
+            case .controlCharacterInString: "unescaped control character in a string"
+            case .invalidEscape(let byte): "invalid escape '\\\(Reader.show(byte))' in a string"
+            case .incompleteUnicodeEscape: "incomplete \\u escape"
+            case .invalidHexDigit: "invalid hexadecimal digit in a \\u escape"
+            case .loneHighSurrogate: "lone high surrogate in a \\u escape"
+            case .unpairedHighSurrogate: "high surrogate not followed by a low surrogate"
+            case .loneLowSurrogate: "lone low surrogate in a \\u escape"
+            case .invalidUTF8(.invalidByte(let byte)): "invalid UTF-8 byte 0x\(String(byte, radix: 16))"
+            case .invalidUTF8(.truncated): "truncated UTF-8 sequence"
+            case .invalidUTF8(.badContinuation): "invalid UTF-8 continuation byte"
+            case .invalidUTF8(.invalidScalar): "invalid UTF-8 sequence"
+            }
+        }
+    }
+
+    /// What is wrong, with its data.
+    public let problem: Problem
     /// The 1-based line of the offending byte within the parsed text.
     public let line: Int
     /// The 1-based column (in bytes) of the offending byte within its line.
@@ -24,16 +184,34 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
     public let offset: Int
 
     /// Creates an error.
-    public init(reason: String, line: Int, column: Int, offset: Int, kind: Kind = .invalid) {
-        self.kind = kind
-        self.reason = reason
+    public init(_ problem: Problem, line: Int, column: Int, offset: Int) {
+        self.problem = problem
         self.line = line
         self.column = column
         self.offset = offset
     }
 
+    /// What kind of problem it is.
+    public var kind: Kind { problem.kind }
+
+    /// What is wrong, as a sentence fragment ("unterminated string"), derived from
+    /// ``problem``.
+    public var reason: String { problem.reason }
+
     /// `reason at line L column C`.
     public var description: String { "\(reason) at line \(line) column \(column)" }
+
+    /// The same error, for text that starts at `line`, `column` of a larger text (a record
+    /// inside a document or a JSON Lines input): its line and column counted in that text.
+    /// The offset stays the record's own.
+    public func shifted(toLine line: Int, column: Int) -> JSONParseError {
+        JSONParseError(
+            problem,
+            line: line + self.line - 1,
+            column: self.line == 1 ? column + self.column - 1 : self.column,
+            offset: offset
+        )
+    }
 }
 
 /// A strict, allocation-light JSON reader (RFC 8259) that builds ``JSONValue``s.
@@ -84,7 +262,7 @@ public struct JSONParser: Sendable {
         let value = try reader.readValue(depth: 0)
         reader.skipWhitespace()
         if reader.position < buffer.count {
-            throw reader.error("unexpected data after the JSON value", kind: .trailingData)
+            throw reader.error(.trailingData)
         }
         return value
     }
@@ -102,7 +280,7 @@ private struct Reader {
         self.readsStringsInOrder = readsStringsInOrder
     }
 
-    func error(_ reason: String, at offset: Int? = nil, kind: JSONParseError.Kind = .invalid) -> JSONParseError {
+    func error(_ problem: JSONParseError.Problem, at offset: Int? = nil) -> JSONParseError {
         let offset = min(offset ?? position, bytes.count)
         var line = 1
         var lineStart = 0
@@ -114,7 +292,7 @@ private struct Reader {
             }
             i += 1
         }
-        return JSONParseError(reason: reason, line: line, column: offset - lineStart + 1, offset: offset, kind: kind)
+        return JSONParseError(problem, line: line, column: offset - lineStart + 1, offset: offset)
     }
 
     @inline(__always)
@@ -128,7 +306,7 @@ private struct Reader {
     }
 
     mutating func readValue(depth: Int) throws(JSONParseError) -> JSONValue {
-        guard position < bytes.count else { throw error("unexpected end of input, expected a value") }
+        guard position < bytes.count else { throw error(.unexpectedEnd(.value)) }
         switch bytes[position] {
         case UInt8(ascii: "{"):
             return .object(try readObject(depth: depth + 1))
@@ -148,7 +326,7 @@ private struct Reader {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return .number(try readNumber())
         default:
-            throw error("unexpected character '\(Self.show(bytes[position]))', expected a value")
+            throw error(.unexpected(found: bytes[position], expected: .value))
         }
     }
 
@@ -182,30 +360,30 @@ private struct Reader {
 
     /// What is wrong where `literal` was begun: a cut-short or misspelt literal, or a word
     /// that is no JSON at all (`this line is not JSON`).
-    static func literalProblem(found: String, expected literal: StaticString) -> String {
+    static func literalProblem(found: String, expected literal: StaticString) -> JSONParseError.Problem {
         let expected = "\(literal)"
         if expected.hasPrefix(found) || found.hasPrefix(expected) {
-            return "invalid literal '\(found)', expected '\(expected)'"
+            return .invalidLiteral(found: found, expected: expected)
         }
-        return "unexpected '\(found)', expected a JSON value (an object, array, string, number, true, false or null)"
+        return .unexpectedWord(found)
     }
 
     mutating func readNumber() throws(JSONParseError) -> JSONNumber {
         let start = position
         @inline(__always) func isDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
         if bytes[position] == UInt8(ascii: "-") { position += 1 }
-        guard position < bytes.count else { throw error("unexpected end of input in a number") }
+        guard position < bytes.count else { throw error(.unexpectedEnd(.number)) }
         if bytes[position] == UInt8(ascii: "0") {
             position += 1
         } else if isDigit(bytes[position]) {
             while position < bytes.count, isDigit(bytes[position]) { position += 1 }
         } else {
-            throw error("invalid number")
+            throw error(.invalidNumber(.noDigit))
         }
         if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
             position += 1
             guard position < bytes.count, isDigit(bytes[position]) else {
-                throw error("invalid number: expected a digit after '.'")
+                throw error(.invalidNumber(.noDigitAfterPoint))
             }
             while position < bytes.count, isDigit(bytes[position]) { position += 1 }
         }
@@ -215,7 +393,7 @@ private struct Reader {
                 position += 1
             }
             guard position < bytes.count, isDigit(bytes[position]) else {
-                throw error("invalid number: expected a digit in the exponent")
+                throw error(.invalidNumber(.noDigitInExponent))
             }
             while position < bytes.count, isDigit(bytes[position]) { position += 1 }
         }
@@ -224,7 +402,7 @@ private struct Reader {
     }
 
     mutating func readArray(depth: Int) throws(JSONParseError) -> [JSONValue] {
-        if depth > maximumDepth { throw error("nesting deeper than \(maximumDepth) levels", kind: .tooDeep) }
+        if depth > maximumDepth { throw error(.tooDeep(limit: maximumDepth)) }
         position += 1  // [
         var elements: [JSONValue] = []
         skipWhitespace()
@@ -236,19 +414,19 @@ private struct Reader {
             skipWhitespace()
             elements.append(try readValue(depth: depth))
             skipWhitespace()
-            guard position < bytes.count else { throw error("unexpected end of input in an array") }
+            guard position < bytes.count else { throw error(.unexpectedEnd(.array)) }
             switch bytes[position] {
             case UInt8(ascii: ","): position += 1
             case UInt8(ascii: "]"):
                 position += 1
                 return elements
-            default: throw error("expected ',' or ']' in an array")
+            default: throw error(.unexpected(found: bytes[position], expected: .commaOrBracketInArray))
             }
         }
     }
 
     mutating func readObject(depth: Int) throws(JSONParseError) -> JSONObject {
-        if depth > maximumDepth { throw error("nesting deeper than \(maximumDepth) levels", kind: .tooDeep) }
+        if depth > maximumDepth { throw error(.tooDeep(limit: maximumDepth)) }
         position += 1  // {
         var members: [JSONObject.Element] = []
         members.reserveCapacity(8)
@@ -265,14 +443,14 @@ private struct Reader {
         }
         while true {
             skipWhitespace()
-            guard position < bytes.count else { throw error("unexpected end of input in an object") }
-            guard bytes[position] == UInt8(ascii: "\"") else { throw error("expected a string key in an object") }
+            guard position < bytes.count else { throw error(.unexpectedEnd(.object)) }
+            guard bytes[position] == UInt8(ascii: "\"") else { throw error(.unexpected(found: bytes[position], expected: .key)) }
             let keyStart = position
             let key = readsStringsInOrder ? try readStringInOrder(from: position) : try readString()
             let keyEnd = position
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
-                throw error("expected ':' after an object key")
+                throw error(.unexpected(found: position < bytes.count ? bytes[position] : nil, expected: .colon))
             }
             position += 1
             skipWhitespace()
@@ -300,13 +478,13 @@ private struct Reader {
                 }
             }
             skipWhitespace()
-            guard position < bytes.count else { throw error("unexpected end of input in an object") }
+            guard position < bytes.count else { throw error(.unexpectedEnd(.object)) }
             switch bytes[position] {
             case UInt8(ascii: ","): position += 1
             case UInt8(ascii: "}"):
                 position += 1
                 return JSONObject(uniqueMembers: members, index: keyIndex)
-            default: throw error("expected ',' or '}' in an object")
+            default: throw error(.unexpected(found: bytes[position], expected: .commaOrBraceInObject))
             }
         }
     }
@@ -522,7 +700,7 @@ private struct Reader {
         position = start
         position += 1  // opening quote
         let contentStart = position
-        guard let base = bytes.baseAddress else { throw error("unterminated string", at: start) }
+        guard let base = bytes.baseAddress else { throw error(.unterminatedString, at: start) }
         // Scan: skip plain ASCII eight bytes at a time, validate multi-byte UTF-8 in place,
         // and stop at the closing quote or the first escape.
         while true {
@@ -531,7 +709,7 @@ private struct Reader {
                 if Self.hasSpecialByte(UInt64(littleEndian: word)) { break }
                 position += 8
             }
-            guard position < bytes.count else { throw error("unterminated string", at: start) }
+            guard position < bytes.count else { throw error(.unterminatedString, at: start) }
             let b = bytes[position]
             if b == UInt8(ascii: "\"") {
                 let s = String(decoding: UnsafeBufferPointer(rebasing: bytes[contentStart..<position]), as: UTF8.self)
@@ -540,7 +718,7 @@ private struct Reader {
             } else if b == UInt8(ascii: "\\") {
                 break
             } else if b < 0x20 {
-                throw error("unescaped control character in a string")
+                throw error(.controlCharacterInString(b))
             } else if b < 0x80 {
                 position += 1
             } else {
@@ -552,14 +730,14 @@ private struct Reader {
         out.reserveCapacity(position - contentStart + 32)
         out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[contentStart..<position]))
         while true {
-            guard position < bytes.count else { throw error("unterminated string", at: start) }
+            guard position < bytes.count else { throw error(.unterminatedString, at: start) }
             let b = bytes[position]
             if b == UInt8(ascii: "\"") {
                 position += 1
                 return String(decoding: out, as: UTF8.self)
             } else if b == UInt8(ascii: "\\") {
                 position += 1
-                guard position < bytes.count else { throw error("unterminated string", at: start) }
+                guard position < bytes.count else { throw error(.unterminatedString, at: start) }
                 let e = bytes[position]
                 position += 1
                 switch e {
@@ -577,22 +755,22 @@ private struct Reader {
                     if scalar >= 0xD800 && scalar < 0xDC00 {
                         guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
                             bytes[position + 1] == UInt8(ascii: "u")
-                        else { throw error("lone high surrogate in a \\u escape", at: escapeStart) }
+                        else { throw error(.loneHighSurrogate, at: escapeStart) }
                         position += 2
                         let low = try readHex4()
                         guard low >= 0xDC00 && low < 0xE000 else {
-                            throw error("high surrogate not followed by a low surrogate", at: escapeStart)
+                            throw error(.unpairedHighSurrogate, at: escapeStart)
                         }
                         scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                     } else if scalar >= 0xDC00 && scalar < 0xE000 {
-                        throw error("lone low surrogate in a \\u escape", at: escapeStart)
+                        throw error(.loneLowSurrogate, at: escapeStart)
                     }
                     Self.appendUTF8(scalar, to: &out)
                 default:
-                    throw error("invalid escape '\\\(Self.show(e))' in a string", at: position - 2)
+                    throw error(.invalidEscape(e), at: position - 2)
                 }
             } else if b < 0x20 {
-                throw error("unescaped control character in a string")
+                throw error(.controlCharacterInString(b))
             } else {
                 // A run of ordinary bytes up to the next quote, backslash or control byte.
                 let runStart = position
@@ -607,10 +785,11 @@ private struct Reader {
     }
 
     mutating func readHex4() throws(JSONParseError) -> UInt32 {
-        guard position + 4 <= bytes.count else { throw error("incomplete \\u escape") }
+        guard position + 4 <= bytes.count else { throw error(.incompleteUnicodeEscape) }
         var value: UInt32 = 0
         for _ in 0..<4 {
-            guard let digit = ASCIIHex.value(bytes[position]) else { throw error("invalid hexadecimal digit in a \\u escape") }
+            let c = bytes[position]
+            guard let digit = ASCIIHex.value(c) else { throw error(.invalidHexDigit(c)) }
             value = value << 4 | UInt32(digit)
             position += 1
         }
@@ -619,13 +798,13 @@ private struct Reader {
 
     /// Validates one multi-byte UTF-8 sequence at `position` and returns its length.
     func validateUTF8Sequence() throws(JSONParseError) -> Int {
-        guard let base = bytes.baseAddress else { throw error("truncated UTF-8 sequence") }
+        guard let base = bytes.baseAddress else { throw error(.invalidUTF8(.truncated)) }
         switch Self.utf8Sequence(base, at: position, count: bytes.count) {
         case .valid(let length): return length
-        case .badLead: throw error("invalid UTF-8 byte 0x\(String(bytes[position], radix: 16))")
-        case .truncated: throw error("truncated UTF-8 sequence")
-        case .badContinuation: throw error("invalid UTF-8 continuation byte")
-        case .badScalar: throw error("invalid UTF-8 sequence")
+        case .badLead: throw error(.invalidUTF8(.invalidByte(bytes[position])))
+        case .truncated: throw error(.invalidUTF8(.truncated))
+        case .badContinuation: throw error(.invalidUTF8(.badContinuation))
+        case .badScalar: throw error(.invalidUTF8(.invalidScalar))
         }
     }
 

@@ -55,7 +55,7 @@ extension Interaction {
         var buttons: [Interaction.Button] = []
         if let value = o["buttons"] {
             guard case .array(let elements) = value else {
-                throw ModelDecodingError(path: "$.buttons", message: "expected an array, got \(value.typeDescription)")
+                throw ModelDecodingError(.wrongType(expected: "an array", found: value.typeDescription), at: "$.buttons")
             }
             for (i, element) in elements.enumerated() {
                 buttons.append(try Interaction.Button(jsonValue: element, at: "$.buttons[\(i)]"))
@@ -68,7 +68,7 @@ extension Interaction {
         var warnings: [Warning] = []
         if let value = o["warnings"] {
             guard case .array(let elements) = value else {
-                throw ModelDecodingError(path: "$.warnings", message: "expected an array, got \(value.typeDescription)")
+                throw ModelDecodingError(.wrongType(expected: "an array", found: value.typeDescription), at: "$.warnings")
             }
             for (i, element) in elements.enumerated() {
                 let w = try ModelDecodingError.object(element, at: "$.warnings[\(i)]")
@@ -111,7 +111,7 @@ extension Trigger {
             }
             self = .button(id: try ModelDecodingError.string(o["id"], at: path + ".id"), label: label)
         case let other:
-            throw ModelDecodingError(path: path + ".type", message: "unknown trigger type '\(other)'")
+            throw ModelDecodingError(.unknownTriggerType(other), at: path + ".type")
         }
     }
 }
@@ -168,7 +168,7 @@ extension Destination {
                 url: url
             )
         case let other:
-            throw ModelDecodingError(path: path + ".type", message: "unknown destination type '\(other)'")
+            throw ModelDecodingError(.unknownDestinationType(other), at: path + ".type")
         }
     }
 }
@@ -204,32 +204,60 @@ extension Warning {
 
 /// A canonical JSON document that does not have the shape of the model.
 public struct ModelDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong, with the data.
+    public enum Kind: Sendable, Hashable {
+        /// A required key is missing; the JSON type it must have (`an object`).
+        case missing(expected: String)
+        /// A value of the wrong JSON type (`expected` and `found`, such as `an array`).
+        case wrongType(expected: String, found: String)
+        /// A trigger `type` the model does not have.
+        case unknownTriggerType(String)
+        /// A destination `type` the model does not have.
+        case unknownDestinationType(String)
+        /// A string that is not one of the `allowed` values.
+        case notOneOf(String, allowed: [String])
+        /// A key the model does not have.
+        case unknownKey(String)
+    }
+
     /// The JSONPath-style location of the problem, such as `$.destination.target`.
     public let path: String
-    /// What is wrong.
-    public let message: String
+    /// What is wrong, with the data.
+    public let kind: Kind
 
     /// Creates an error.
-    public init(path: String, message: String) {
+    public init(_ kind: Kind, at path: String) {
+        self.kind = kind
         self.path = path
-        self.message = message
+    }
+
+    /// What is wrong, as a sentence fragment derived from ``kind``.
+    public var message: String {
+        switch kind {
+        case .missing(let expected): "missing; expected \(expected)"
+        case .wrongType(let expected, let found): "expected \(expected), got \(found)"
+        case .unknownTriggerType(let type): "unknown trigger type '\(type)'"
+        case .unknownDestinationType(let type): "unknown destination type '\(type)'"
+        case .notOneOf(let value, let allowed): "'\(value)' is not one of \(allowed.map { "'\($0)'" }.joined(separator: ", "))"
+        case .unknownKey(let key): "unknown key '\(key)'"
+        }
     }
 
     /// `path: message`.
     public var description: String { "\(path): \(message)" }
 
     static func object(_ value: JSONValue?, at path: String) throws(ModelDecodingError) -> JSONObject {
-        guard let value else { throw ModelDecodingError(path: path, message: "missing; expected an object") }
+        guard let value else { throw ModelDecodingError(.missing(expected: "an object"), at: path) }
         guard case .object(let o) = value else {
-            throw ModelDecodingError(path: path, message: "expected an object, got \(value.typeDescription)")
+            throw ModelDecodingError(.wrongType(expected: "an object", found: value.typeDescription), at: path)
         }
         return o
     }
 
     static func string(_ value: JSONValue?, at path: String) throws(ModelDecodingError) -> String {
-        guard let value else { throw ModelDecodingError(path: path, message: "missing; expected a string") }
+        guard let value else { throw ModelDecodingError(.missing(expected: "a string"), at: path) }
         guard case .string(let s) = value else {
-            throw ModelDecodingError(path: path, message: "expected a string, got \(value.typeDescription)")
+            throw ModelDecodingError(.wrongType(expected: "a string", found: value.typeDescription), at: path)
         }
         return s
     }
@@ -240,15 +268,14 @@ public struct ModelDecodingError: Error, Sendable, Hashable, CustomStringConvert
     ) throws(ModelDecodingError) -> E where E.RawValue == String {
         let raw = try string(value, at: path)
         guard let e = E(rawValue: raw) else {
-            let allowed = E.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
-            throw ModelDecodingError(path: path, message: "'\(raw)' is not one of \(allowed)")
+            throw ModelDecodingError(.notOneOf(raw, allowed: E.allCases.map(\.rawValue)), at: path)
         }
         return e
     }
 
     static func rejectUnknownKeys(_ o: JSONObject, allowed: Set<String>, at path: String) throws(ModelDecodingError) {
         for key in o.keys where !allowed.contains(key) {
-            throw ModelDecodingError(path: path + "." + key, message: "unknown key '\(key)'")
+            throw ModelDecodingError(.unknownKey(key), at: path + "." + key)
         }
     }
 }

@@ -28,10 +28,48 @@ public struct Route: Sendable, Hashable {
         case capture(String)
     }
 
-    /// Why a pattern is not a route.
+    /// Why a pattern is not a route: the rule it breaks (``kind``).
     public struct PatternError: Error, Sendable, Hashable, CustomStringConvertible {
-        /// What is wrong.
-        public let reason: String
+        /// The rules a pattern can break.
+        public enum Kind: Sendable, Hashable {
+            /// The pattern (its captures read as plain segments) is not a URL.
+            case notAURL(URLParts.ParseFailure)
+            /// A query or a fragment.
+            case queryOrFragment
+            /// User info or a port.
+            case userOrPort
+            /// A capture, a wildcard or a brace in the host.
+            case patternInHost
+            /// A `*` segment that is not the last one.
+            case wildcardNotLast
+            /// A segment with braces that is not a `{name}` capture (`{}`, `{a`).
+            case notACapture(segment: String)
+            /// The same capture name twice.
+            case repeatedCapture(name: String)
+            /// A segment mixing text with a capture or a wildcard (`x{a}`).
+            case mixedSegment(String)
+        }
+
+        /// The rule broken.
+        public let kind: Kind
+
+        /// Creates an error.
+        public init(_ kind: Kind) { self.kind = kind }
+
+        /// What is wrong, derived from ``kind``.
+        public var reason: String {
+            switch kind {
+            case .notAURL(let failure): "it \(failure.reason)"
+            case .queryOrFragment: "a pattern has no query or fragment; query items always join the parameters"
+            case .userOrPort: "a pattern has no user or port"
+            case .patternInHost: "the host cannot be a capture or wildcard, nor contain a brace"
+            case .wildcardNotLast: "'*' must be the last segment"
+            case .notACapture(let segment): "'\(segment)' is not a capture; write {name}"
+            case .repeatedCapture(let name): "capture '{\(name)}' appears twice"
+            case .mixedSegment(let segment): "segment '\(segment)' mixes text with a capture or wildcard; a capture is a whole segment"
+            }
+        }
+
         /// What is wrong.
         public var description: String { reason }
     }
@@ -47,13 +85,13 @@ public struct Route: Sendable, Hashable {
         do {
             parts = try URLParts.parse(pattern.replacingBraces())
         } catch {
-            throw PatternError(reason: "it \(error.reason)")
+            throw PatternError(.notAURL(error))
         }
         guard parts.query == nil, parts.fragment == nil else {
-            throw PatternError(reason: "a pattern has no query or fragment; query items always join the parameters")
+            throw PatternError(.queryOrFragment)
         }
         guard parts.user == nil, parts.port == nil else {
-            throw PatternError(reason: "a pattern has no user or port")
+            throw PatternError(.userOrPort)
         }
         scheme = parts.scheme
         host = parts.hasAuthority ? parts.normalizedHost : nil
@@ -63,7 +101,7 @@ public struct Route: Sendable, Hashable {
         if parts.hasAuthority,
             Route.authority(of: pattern).contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") || $0 == UInt8(ascii: "*") })
         {
-            throw PatternError(reason: "the host cannot be a capture or wildcard, nor contain a brace")
+            throw PatternError(.patternInHost)
         }
         let rawSegments = Route.splitPath(of: pattern, hasAuthority: parts.hasAuthority)
         var segments: [Segment] = []
@@ -76,18 +114,18 @@ public struct Route: Sendable, Hashable {
         for (i, raw) in rawSegments.enumerated() {
             let bytes = raw.utf8
             if bytes.count == 1 && bytes.first == star {
-                guard i == rawSegments.count - 1 else { throw PatternError(reason: "'*' must be the last segment") }
+                guard i == rawSegments.count - 1 else { throw PatternError(.wildcardNotLast) }
                 matchesRest = true
             } else if bytes.count >= 2 && bytes.first == open && bytes.last == close {
                 let name = String(decoding: bytes.dropFirst().dropLast(), as: UTF8.self)
                 guard !name.isEmpty, !name.utf8.contains(open), !name.utf8.contains(close) else {
-                    throw PatternError(reason: "'\(raw)' is not a capture; write {name}")
+                    throw PatternError(.notACapture(segment: String(raw)))
                 }
-                guard names.insert(name).inserted else { throw PatternError(reason: "capture '{\(name)}' appears twice") }
+                guard names.insert(name).inserted else { throw PatternError(.repeatedCapture(name: String(name))) }
                 segments.append(.capture(name))
             } else {
                 guard !bytes.contains(where: { $0 == open || $0 == close || $0 == star }) else {
-                    throw PatternError(reason: "segment '\(raw)' mixes text with a capture or wildcard; a capture is a whole segment")
+                    throw PatternError(.mixedSegment(String(raw)))
                 }
                 segments.append(.literal(raw))
             }

@@ -76,10 +76,86 @@ public struct URLParts: Sendable, Hashable {
         self.fragment = fragment
     }
 
-    /// Why a string is not a URL.
+    /// Why a string is not a URL: the rule it breaks (``kind``), with the offending part.
     public struct ParseFailure: Error, Sendable, Hashable, CustomStringConvertible {
-        /// The reason, phrased to follow "the URL …" (e.g. "has no scheme").
-        public let reason: String
+        /// The rules a URL can break.
+        public enum Kind: Sendable, Hashable {
+            /// The string is empty.
+            case empty
+            /// An ASCII control character or space, at byte `offset`.
+            case controlCharacter(offset: Int)
+            /// A forbidden non-ASCII code point (``URLCharacters``).
+            case forbiddenCharacter(codePoint: UInt32, URLCharacters.ForbiddenClass)
+            /// No scheme, or not one RFC 3986 allows, before the first `:`.
+            case noScheme
+            /// A `\` before the query of a special scheme or `file`, at byte `offset`.
+            case backslash(offset: Int)
+            /// User info (`user@`) in a special scheme's URL: credentials that disguise the
+            /// host.
+            case credentials(userInfo: String)
+            /// User info of a custom scheme with a `%` that does not start an escape.
+            case userInfoBadEscape(userInfo: String)
+            /// User info of a custom scheme with a character readers treat differently.
+            case userInfoCharacter(userInfo: String)
+            /// User info of a custom scheme with more than one `:`.
+            case userInfoColons(userInfo: String)
+            /// An IPv6 host without its `]`.
+            case unterminatedIPv6Host
+            /// A bracket where a host cannot have one, or text after an IPv6 host that is not
+            /// a port.
+            case malformedHost
+            /// An IPv6 host not in its canonical form (RFC 5952).
+            case nonCanonicalIPv6Host(String)
+            /// No host where one is needed (http(s), or with user info or a port).
+            case noHost
+            /// A port that is not a number from 0 to 65535.
+            case badPort(String)
+            /// A percent-encoded special host.
+            case percentEncodedHost(String)
+            /// A host with a character outside RFC 3986 `unreserved` and `sub-delims`.
+            case hostCharacter(host: String, character: Character)
+            /// A non-ASCII host of a custom scheme.
+            case nonASCIICustomHost(String)
+            /// An internationalized host label ``IDNA`` refuses.
+            case hostLabel(IDNA.LabelProblem)
+            /// A special host that ends in a number but is not a dotted-decimal IPv4 address.
+            case numericHost(String)
+        }
+
+        /// The rule broken.
+        public let kind: Kind
+
+        /// Creates a failure.
+        public init(_ kind: Kind) { self.kind = kind }
+
+        /// The reason, phrased to follow "the URL …" (e.g. "has no scheme"), derived from
+        /// ``kind``.
+        public var reason: String {
+            switch kind {
+            case .empty: "is empty"
+            case .controlCharacter: "contains whitespace or control characters"
+            case .forbiddenCharacter(let value, let forbidden): "contains \(URLCharacters.describe(value, forbidden))"
+            case .noScheme: "has no scheme"
+            case .backslash: "has a backslash before its query, which browsers read as '/' and iOS as '%5C'"
+            case .credentials(let userInfo): "has user info ('\(userInfo)@'), which browsers hide and which disguises the host"
+            case .userInfoBadEscape(let userInfo): "has user info '\(userInfo)' with a '%' that is not an escape"
+            case .userInfoCharacter(let userInfo): "has user info '\(userInfo)' with a character readers treat differently"
+            case .userInfoColons(let userInfo): "has user info '\(userInfo)' with more than one ':'"
+            case .unterminatedIPv6Host: "has an unterminated IPv6 host"
+            case .malformedHost: "has a malformed host"
+            case .nonCanonicalIPv6Host(let host):
+                "has IPv6 host '\(host)' not in its canonical form (RFC 5952, as browsers write it)"
+            case .noHost: "has no host"
+            case .badPort(let port): "has a bad port '\(port)'"
+            case .percentEncodedHost(let host): "has a percent-encoded host '\(host)'"
+            case .hostCharacter(let host, let character): "has host '\(host)' with '\(character)', which readers treat differently"
+            case .nonASCIICustomHost(let host): "has a non-ASCII host '\(host)'; a custom scheme's host must be ASCII"
+            case .hostLabel(let problem): "has a host label \(problem)"
+            case .numericHost(let host):
+                "has host '\(host)' that ends in a number but is not a dotted-decimal IPv4 address; browsers rewrite such hosts"
+            }
+        }
+
         /// The reason.
         public var description: String { reason }
     }
@@ -112,24 +188,24 @@ public struct URLParts: Sendable, Hashable {
     /// arithmetic.
     private static func parse(bytes: UnsafeBufferPointer<UInt8>) throws(ParseFailure) -> URLParts {
         let count = bytes.count
-        if count == 0 { throw ParseFailure(reason: "is empty") }
+        if count == 0 { throw ParseFailure(.empty) }
         var colon = -1
         var hash = -1
         var question = -1
         var nonASCII = -1
         for i in 0..<count {
             let b = bytes[i]
-            if b <= 0x20 || b == 0x7F { throw ParseFailure(reason: "contains whitespace or control characters") }
+            if b <= 0x20 || b == 0x7F { throw ParseFailure(.controlCharacter(offset: i)) }
             if b >= 0x80, nonASCII < 0 { nonASCII = i }
             if colon < 0, b == UInt8(ascii: ":") { colon = i }
             if hash < 0, b == UInt8(ascii: "#") { hash = i }
             if hash < 0, question < 0, b == UInt8(ascii: "?") { question = i }
         }
         if nonASCII >= 0, let (value, forbidden) = URLCharacters.firstForbiddenNonASCII(in: bytes, from: nonASCII) {
-            throw ParseFailure(reason: "contains \(URLCharacters.describe(value, forbidden))")
+            throw ParseFailure(.forbiddenCharacter(codePoint: value, forbidden))
         }
         // The scheme ends at the first ':' (which then comes before any '/', '?' or '#').
-        guard colon > 0, Self.schemeLength(bytes) == colon else { throw ParseFailure(reason: "has no scheme") }
+        guard colon > 0, Self.schemeLength(bytes) == colon else { throw ParseFailure(.noScheme) }
         func text(_ from: Int, _ to: Int) -> String {
             String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<to]), as: UTF8.self)
         }
@@ -141,14 +217,14 @@ public struct URLParts: Sendable, Hashable {
         let query = question >= 0 && question > colon ? text(question + 1, beforeFragment) : nil
         let hierarchyEnd = question >= 0 && question > colon ? question : beforeFragment
         guard question < 0 || question > colon, hash < 0 || hash > colon else {
-            throw ParseFailure(reason: "has no scheme")
+            throw ParseFailure(.noScheme)
         }
         let special = specialSchemes.contains(scheme)
         if special || scheme == "file" {
             // WHATWG URL readers (browsers, WebKit) take `\` for `/` before the query of these
             // schemes; iOS's URL reads it as `%5C`. The two would see different hosts and paths.
             for i in (colon + 1)..<hierarchyEnd where bytes[i] == UInt8(ascii: "\\") {
-                throw ParseFailure(reason: "has a backslash before its query, which browsers read as '/' and iOS as '%5C'")
+                throw ParseFailure(.backslash(offset: i))
             }
         }
 
@@ -168,9 +244,7 @@ public struct URLParts: Sendable, Hashable {
             if at >= position {
                 let userInfo = text(position, at)
                 if special {
-                    throw ParseFailure(
-                        reason: "has user info ('\(userInfo)@'), which browsers hide and which disguises the host"
-                    )
+                    throw ParseFailure(.credentials(userInfo: userInfo))
                 }
                 try checkUserInfo(UnsafeBufferPointer(rebasing: bytes[position..<at]), shown: userInfo)
                 user = userInfo
@@ -181,16 +255,14 @@ public struct URLParts: Sendable, Hashable {
             if hostStart < authorityEnd, bytes[hostStart] == UInt8(ascii: "[") {
                 var close = hostStart
                 while close < authorityEnd, bytes[close] != UInt8(ascii: "]") { close += 1 }
-                guard close < authorityEnd else { throw ParseFailure(reason: "has an unterminated IPv6 host") }
+                guard close < authorityEnd else { throw ParseFailure(.unterminatedIPv6Host) }
                 hostEnd = close + 1
                 if hostEnd < authorityEnd {
-                    guard bytes[hostEnd] == UInt8(ascii: ":") else { throw ParseFailure(reason: "has a malformed host") }
+                    guard bytes[hostEnd] == UInt8(ascii: ":") else { throw ParseFailure(.malformedHost) }
                     portStart = hostEnd + 1
                 }
                 guard IPv6.isCanonical(UnsafeBufferPointer(rebasing: bytes[(hostStart + 1)..<close])) else {
-                    throw ParseFailure(
-                        reason: "has IPv6 host '\(text(hostStart, hostEnd))' not in its canonical form (RFC 5952, as browsers write it)"
-                    )
+                    throw ParseFailure(.nonCanonicalIPv6Host(text(hostStart, hostEnd)))
                 }
             } else {
                 var c = authorityEnd - 1
@@ -200,13 +272,13 @@ public struct URLParts: Sendable, Hashable {
                     portStart = c + 1
                 }
                 for i in hostStart..<hostEnd where bytes[i] == UInt8(ascii: "[") || bytes[i] == UInt8(ascii: "]") {
-                    throw ParseFailure(reason: "has a malformed host")
+                    throw ParseFailure(.malformedHost)
                 }
                 try checkHost(UnsafeBufferPointer(rebasing: bytes[hostStart..<hostEnd]), special: special)
             }
             host = text(hostStart, hostEnd)
             if host.isEmpty, user != nil || portStart >= 0 {
-                throw ParseFailure(reason: "has no host")
+                throw ParseFailure(.noHost)
             }
             if portStart >= 0, portStart < authorityEnd {
                 var value = 0
@@ -217,14 +289,14 @@ public struct URLParts: Sendable, Hashable {
                     if isDigit(b) { value = value * 10 + Int(b - 0x30) } else { valid = false }
                 }
                 guard valid, value <= 65535 else {
-                    throw ParseFailure(reason: "has a bad port '\(text(portStart, authorityEnd))'")
+                    throw ParseFailure(.badPort(text(portStart, authorityEnd)))
                 }
                 port = value
             }
             position = authorityEnd
         }
         // Browsers find a host in `https:x`, `https:/x` and `https:///x`; iOS finds none.
-        if special, host.isEmpty { throw ParseFailure(reason: "has no host") }
+        if special, host.isEmpty { throw ParseFailure(.noHost) }
         return URLParts(
             scheme: scheme,
             hasAuthority: hasAuthority,
@@ -252,16 +324,16 @@ public struct URLParts: Sendable, Hashable {
                 colons += 1
             } else if b == UInt8(ascii: "%") {
                 guard i + 2 < bytes.count, ASCIIHex.value(bytes[i + 1]) != nil, ASCIIHex.value(bytes[i + 2]) != nil
-                else { throw ParseFailure(reason: "has user info '\(shown)' with a '%' that is not an escape") }
+                else { throw ParseFailure(.userInfoBadEscape(userInfo: shown)) }
                 i += 2
             } else if !(isUnreserved(b) || b == UInt8(ascii: "!") || b == UInt8(ascii: "$") || b == UInt8(ascii: "&")
                 || b == UInt8(ascii: "'") || (b >= UInt8(ascii: "(") && b <= UInt8(ascii: ",")))
             {
-                throw ParseFailure(reason: "has user info '\(shown)' with a character readers treat differently")
+                throw ParseFailure(.userInfoCharacter(userInfo: shown))
             }
             i += 1
         }
-        if colons > 1 { throw ParseFailure(reason: "has user info '\(shown)' with more than one ':'") }
+        if colons > 1 { throw ParseFailure(.userInfoColons(userInfo: shown)) }
     }
 
     /// Checks a host that is not an IPv6 literal: RFC 3986 `reg-name` characters
@@ -300,14 +372,14 @@ public struct URLParts: Sendable, Hashable {
             guard isUnreserved(b) || isSubDelimiter(b) else {
                 let shown = String(decoding: bytes, as: UTF8.self)
                 if b == UInt8(ascii: "%") {
-                    throw ParseFailure(reason: "has a percent-encoded host '\(shown)'")
+                    throw ParseFailure(.percentEncodedHost(shown))
                 }
-                throw ParseFailure(reason: "has host '\(shown)' with '\(Character(Unicode.Scalar(b)))', which readers treat differently")
+                throw ParseFailure(.hostCharacter(host: shown, character: Character(Unicode.Scalar(b))))
             }
         }
         let hostText = Substring(String(decoding: bytes, as: UTF8.self))
         if !ascii, !special {
-            throw ParseFailure(reason: "has a non-ASCII host '\(hostText)'; a custom scheme's host must be ASCII")
+            throw ParseFailure(.nonASCIICustomHost(String(hostText)))
         }
         if ascii, !punycode {
             if special { try checkNumericHost(hostText.lowercased()) }
@@ -317,7 +389,7 @@ public struct URLParts: Sendable, Hashable {
         do {
             asciiHost = try IDNA.asciiHost(hostText)
         } catch {
-            throw ParseFailure(reason: "has a host label \(error)")
+            throw ParseFailure(.hostLabel(error))
         }
         if special { try checkNumericHost(asciiHost) }
     }
@@ -344,9 +416,7 @@ public struct URLParts: Sendable, Hashable {
                 return part.reduce(0) { $0 * 10 + Int($1 - 0x30) } <= 255
             }
         guard canonical else {
-            throw ParseFailure(
-                reason: "has host '\(host)' that ends in a number but is not a dotted-decimal IPv4 address; browsers rewrite such hosts"
-            )
+            throw ParseFailure(.numericHost(host))
         }
     }
 

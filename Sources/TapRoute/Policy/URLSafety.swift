@@ -34,13 +34,59 @@ public struct URLSafety: Sendable {
         self.ownSchemes = SmallStringSet(ownSchemes.map { $0.lowercased() }.filter { $0 != "http" && $0 != "https" })
     }
 
-    /// Why a URL was rejected.
+    /// A URL that was rejected, and the rule that rejected it.
     public struct Rejection: Error, Sendable, Hashable, CustomStringConvertible {
-        /// The reason, phrased to follow the URL ("scheme 'javascript' is never allowed").
-        public let reason: String
-        /// Creates a rejection.
-        public init(reason: String) { self.reason = reason }
-        /// The reason.
+        /// The rules that reject a URL, with the offending part.
+        public enum Rule: Sendable, Hashable {
+            /// Longer than ``SecuritySettings/maxURLLength``: `length` bytes, `limit` allowed.
+            case tooLong(length: Int, limit: Int)
+            /// Not a URL, or not one browsers and iOS read alike (``URLParts/parse(_:)``):
+            /// whitespace and control characters, credentials, a bad host or port, ….
+            case malformed(URLParts.ParseFailure)
+            /// A scheme that is never allowed (`javascript`, `data`, `file`, …).
+            case forbiddenScheme(String)
+            /// A scheme that is not in ``SecuritySettings/allowedSchemes``.
+            case schemeNotAllowed(String)
+            /// An http(s) URL without a host.
+            case noHost
+            /// An encoded NUL byte (`%00`).
+            case encodedNUL
+            /// A forbidden code point behind percent-encoding, at any depth.
+            case encodedForbiddenCharacter(codePoint: UInt32, URLCharacters.ForbiddenClass)
+            /// An overlong or surrogate UTF-8 form behind percent-encoding.
+            case encodedOverlongUTF8
+            /// A host (in its ASCII form) that is not in ``SecuritySettings/allowedHosts``.
+            case hostNotAllowed(String)
+        }
+
+        /// The rule that rejected the URL.
+        public let rule: Rule
+        /// The URL rejected, as given.
+        public let url: String
+
+        /// Creates a rejection of `url` by `rule`.
+        public init(_ rule: Rule, url: String) {
+            self.rule = rule
+            self.url = url
+        }
+
+        /// The reason, phrased to follow the URL ("scheme 'javascript' is never allowed"),
+        /// derived from ``rule``.
+        public var reason: String {
+            switch rule {
+            case .tooLong(_, let limit): "is longer than \(limit) bytes"
+            case .malformed(let failure): failure.reason
+            case .forbiddenScheme(let scheme): "scheme '\(scheme)' is never allowed"
+            case .schemeNotAllowed(let scheme): "scheme '\(scheme)' is not in security.allowedSchemes"
+            case .noHost: "has no host"
+            case .encodedNUL: "contains an encoded NUL byte (%00)"
+            case .encodedForbiddenCharacter(let value, let forbidden): "contains an encoded \(URLCharacters.describe(value, forbidden))"
+            case .encodedOverlongUTF8: "contains an encoded overlong or surrogate UTF-8 sequence"
+            case .hostNotAllowed(let host): "host '\(host)' is not in security.allowedHosts"
+            }
+        }
+
+        /// The reason (without the URL).
         public var description: String { reason }
     }
 
@@ -48,38 +94,38 @@ public struct URLSafety: Sendable {
     /// - Throws: ``Rejection`` saying why it may not.
     public func check(_ url: String) throws(Rejection) -> URLParts {
         if url.utf8.count > settings.maxURLLength {
-            throw Rejection(reason: "is longer than \(settings.maxURLLength) bytes")
+            throw Rejection(.tooLong(length: url.utf8.count, limit: settings.maxURLLength), url: url)
         }
         let parts: URLParts
         do {
             parts = try URLParts.parse(url)
         } catch {
-            throw Rejection(reason: error.reason)
+            throw Rejection(.malformed(error), url: url)
         }
         if Self.forbidden.contains(parts.scheme) {
-            throw Rejection(reason: "scheme '\(parts.scheme)' is never allowed")
+            throw Rejection(.forbiddenScheme(parts.scheme), url: url)
         }
         guard allowedSchemes.contains(parts.scheme) else {
-            throw Rejection(reason: "scheme '\(parts.scheme)' is not in security.allowedSchemes")
+            throw Rejection(.schemeNotAllowed(parts.scheme), url: url)
         }
         if parts.scheme == "http" || parts.scheme == "https" {
-            guard parts.hasAuthority, !parts.host.isEmpty else { throw Rejection(reason: "has no host") }
+            guard parts.hasAuthority, !parts.host.isEmpty else { throw Rejection(.noHost, url: url) }
         }
         if url.utf8.count >= 3, Self.containsEncodedNUL(url) {
-            throw Rejection(reason: "contains an encoded NUL byte (%00)")
+            throw Rejection(.encodedNUL, url: url)
         }
         if let problem = Self.encodedProblem(url, parts: parts) {
             switch problem {
             case .forbidden(let value, let forbidden):
-                throw Rejection(reason: "contains an encoded \(URLCharacters.describe(value, forbidden))")
+                throw Rejection(.encodedForbiddenCharacter(codePoint: value, forbidden), url: url)
             case .overlong:
-                throw Rejection(reason: "contains an encoded overlong or surrogate UTF-8 sequence")
+                throw Rejection(.encodedOverlongUTF8, url: url)
             }
         }
         if !settings.allowedHosts.isEmpty, !parts.host.isEmpty, !ownSchemes.contains(parts.scheme),
             !hostIsAllowed(parts.normalizedHost)
         {
-            throw Rejection(reason: "host '\(parts.normalizedHost)' is not in security.allowedHosts")
+            throw Rejection(.hostNotAllowed(parts.normalizedHost), url: url)
         }
         return parts
     }

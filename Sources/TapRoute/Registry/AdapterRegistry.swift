@@ -155,13 +155,19 @@ public struct AdapterRegistry: Sendable {
         if let vendor = input.vendor {
             guard let adapter = adapter(forVendor: vendor) else {
                 let names = (adapters.map { type(of: $0).id } + [LinkAdapter.id]).joined(separator: ", ")
-                throw NormalizationError(.unknownVendor, "no enabled adapter has id '\(vendor)'; enabled: \(names)", path: "$.vendor")
+                throw NormalizationError(
+                    .unknownVendor,
+                    "no enabled adapter has id '\(vendor)'; enabled: \(names)",
+                    path: "$.vendor",
+                    cause: .unknownVendor(vendor)
+                )
             }
             guard adapter.recognizes(input) else {
                 throw NormalizationError(
                     .unrecognized,
                     "adapter '\(vendor)' does not recognize this \(input.kind.name)",
-                    path: "$.vendor"
+                    path: "$.vendor",
+                    cause: .unrecognized(vendor: vendor)
                 )
             }
             return adapter
@@ -170,7 +176,11 @@ public struct AdapterRegistry: Sendable {
             return adapter
         }
         if link.recognizes(input) { return link }
-        throw NormalizationError(.unrecognized, "no enabled adapter recognizes this \(input.kind.name)")
+        throw NormalizationError(
+            .unrecognized,
+            "no enabled adapter recognizes this \(input.kind.name)",
+            cause: .unrecognized(vendor: nil)
+        )
     }
 
     /// Normalizes one input: picks the adapter, reads the input with it, and builds the
@@ -198,45 +208,21 @@ public struct AdapterRegistry: Sendable {
     }
 
     /// Normalizes one record of JSON text given as UTF-8 bytes, enforcing the
-    /// configuration's ``Limits``.
+    /// configuration's ``Limits`` (``recordReader``).
     /// - Throws: ``NormalizationError`` (`limitExceeded`, `invalidJSON`, or as
     ///   ``normalize(json:)``).
     public func normalize(record: UnsafeBufferPointer<UInt8>) throws(NormalizationError) -> Interaction {
         try normalize(json: parse(record: record))
     }
 
-    /// Parses one record of JSON text, enforcing the configuration's ``Limits``.
-    /// - Throws: ``NormalizationError`` (`limitExceeded` or `invalidJSON`).
+    /// The reader of records under the configuration's ``Limits``: the one JSON Lines, the
+    /// records of a document and ``normalize(record:)`` all use.
+    public var recordReader: RecordReader { RecordReader(limits: configuration.limits) }
+
+    /// Parses one record of JSON text with ``recordReader``, enforcing the configuration's
+    /// ``Limits``; lines and columns are counted from the record's start.
+    /// - Throws: ``NormalizationError`` (`limitExceeded` or `invalidJSON`, with its cause).
     public func parse(record: UnsafeBufferPointer<UInt8>) throws(NormalizationError) -> JSONValue {
-        try parse(record: record, readsStringsInOrder: false)
-    }
-
-    /// ``parse(record:)``, optionally with the parser's reference string reader.
-    package func parse(record: UnsafeBufferPointer<UInt8>, readsStringsInOrder: Bool) throws(NormalizationError) -> JSONValue {
-        let limits = configuration.limits
-        if record.count > limits.maxRecordBytes {
-            throw NormalizationError(
-                .limitExceeded,
-                "record is \(record.count) bytes; limits.maxRecordBytes is \(limits.maxRecordBytes)"
-            )
-        }
-        do {
-            var parser = JSONParser(maximumDepth: limits.maxDepth)
-            parser.readsStringsInOrder = readsStringsInOrder
-            return try parser.parse(record)
-        } catch {
-            if error.kind == .tooDeep {
-                throw NormalizationError(.limitExceeded, "\(error.reason) (limits.maxDepth) at column \(error.column)")
-            }
-            throw NormalizationError(.invalidJSON, error.description + Self.recordHint(record))
-        }
-    }
-
-    /// For a record that is not JSON at all — it does not start as an object or array — what
-    /// a record should look like, to add to its `invalidJSON` message; otherwise empty.
-    package static func recordHint(_ record: UnsafeBufferPointer<UInt8>) -> String {
-        let first = record.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D && $0 != 0x0A }
-        guard let first, first != UInt8(ascii: "{"), first != UInt8(ascii: "[") else { return "" }
-        return #"; a record is one JSON object, an input envelope such as {"kind":"url","url":"https://example.com/x"}"#
+        try recordReader.read(record)
     }
 }
