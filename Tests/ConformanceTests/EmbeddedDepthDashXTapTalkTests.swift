@@ -86,7 +86,9 @@ import Testing
             name: "dashx button screenData",
             heldAt: Limits.payloadDepth + 3,
             input: { levels in
-                let button: JSONValue = ["identifier": "b", "label": "B", "screenName": "S", "screenData": string(["k": nested(levels - 1)])]
+                let button: JSONValue = [
+                    "identifier": "b", "label": "B", "screenName": "S", "screenData": string(["k": nested(levels - 1)]),
+                ]
                 return dashx(["id": "1", "title": "T", "body": "B", "action_buttons": [button]], action: "b")
             },
             code: .invalidScreenData,
@@ -96,7 +98,9 @@ import Testing
             name: "dashx button screenData in an action_buttons string",
             heldAt: Limits.payloadDepth + 3,
             input: { levels in
-                let button: JSONValue = ["identifier": "b", "label": "B", "screenName": "S", "screenData": string(["k": nested(levels - 1)])]
+                let button: JSONValue = [
+                    "identifier": "b", "label": "B", "screenName": "S", "screenData": string(["k": nested(levels - 1)]),
+                ]
                 return dashx(["id": "1", "title": "T", "body": "B", "action_buttons": string([button])], action: "b")
             },
             code: .invalidScreenData,
