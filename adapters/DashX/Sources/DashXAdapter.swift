@@ -22,28 +22,24 @@ public import TapRoute
 /// where the iOS and Android SDKs differ it follows iOS, or the plain intent, and warns.
 /// `adapters/DashX/README.md` lists every convention with its source.
 ///
-/// The built-in handling is `automatic`: the DashX SDK opens deep links and rich landing
-/// pages itself unless the app claims them.
-public struct DashXAdapter: LegacyPayloadAdapter {
+/// The DashX SDK opens deep links and rich landing pages itself unless the app claims them:
+/// the adapter's ``TapRoute/VendorBehavior`` is ``TapRoute/VendorBehavior/sdkOpensURL``, so
+/// the built-in handling of a URL destination is `automatic`.
+public struct DashXAdapter: PayloadAdapter {
     /// `dashx`.
     public static let id = "dashx"
     /// One line for `normalize adapters`.
     public static let summary =
         "DashX push and local notifications: userInfo[\"dashx\"] (a JSON string) with url, screen_name, rich_landing, click_action and action_buttons"
 
-    /// The record limits: the JSON strings DashX nests (`dashx`, `screen_data`,
-    /// `action_buttons`) are read under `maxDepth`, counted from the record's root.
-    let limits: Limits
+    /// Creates the adapter; it has no options. The JSON strings DashX nests (`dashx`,
+    /// `screen_data`, `action_buttons`) are read under the registry's `limits.maxDepth`,
+    /// counted from the record's root, through the ``TapRoute/PayloadReader`` each input is
+    /// read with.
+    public init(configuration: AdapterConfiguration) throws(ConfigurationError) {}
 
-    /// Creates the adapter; it has no options.
-    public init(configuration: AdapterConfiguration) throws(ConfigurationError) {
-        limits = configuration.limits
-    }
-
-    /// Creates the adapter, with the default limits.
-    public init() {
-        limits = Limits()
-    }
+    /// Creates the adapter.
+    public init() {}
 
     /// The depth of the DashX block (the object `userInfo.dashx` holds or is).
     static let blockDepth = Limits.payloadDepth + 1
@@ -56,12 +52,12 @@ public struct DashXAdapter: LegacyPayloadAdapter {
         return userInfo["dashx"] != nil
     }
 
-    /// Normalizes a DashX notification response.
+    /// Reads a DashX notification response.
     ///
     /// Never fails for a notification: a `dashx` value that cannot be read gives the
     /// destination `app` (`none` for a dismiss) with a `dashxUnreadable` warning.
     /// - Throws: `unrecognized` for any input that is not a notification with a `dashx` key.
-    public func normalize(_ input: InputEvent) throws(NormalizationError) -> Interaction {
+    public func read(_ input: InputEvent, using reader: inout PayloadReader) throws(NormalizationError) -> AdapterResult {
         guard case .notification(let userInfo, let action, let origin) = input.kind, let raw = userInfo["dashx"] else {
             throw NormalizationError(
                 .unrecognized,
@@ -70,27 +66,25 @@ public struct DashXAdapter: LegacyPayloadAdapter {
         }
         let channel: Channel = origin == .local ? .local : .push
         let payload = userInfo.removing(["aps", "dashx"])
-        var warnings: [Warning] = []
         var trigger = Trigger(notificationAction: action)
 
-        guard let block = Self.readBlock(raw, dismissed: trigger == .dismiss, limits: limits, into: &warnings) else {
-            return Interaction(
-                vendor: Self.id,
+        guard let block = Self.readBlock(raw, dismissed: trigger == .dismiss, using: &reader) else {
+            return AdapterResult(
                 channel: channel,
                 trigger: trigger,
                 destination: trigger == .dismiss ? .none : .app,
-                handling: .automatic,
                 payload: payload,
-                warnings: warnings
+                vendorBehavior: .sdkOpensURL
             )
         }
 
-        let notification = DashXFields(object: block, location: "dashx", names: .topLevel, depth: Self.blockDepth, limits: limits)
-        notification.validate(into: &warnings)
-        Self.checkRequired(notification, into: &warnings)
+        let notification = DashXFields(object: block, location: "dashx", names: .topLevel, depth: Self.blockDepth)
+        notification.validate(using: &reader)
+        Self.checkRequired(notification, using: &reader)
 
-        let buttons = Self.readButtons(block["action_buttons"], limits: limits, into: &warnings).map { button in
-            Interaction.Button(id: button.id, label: button.label, destination: button.fields.resolve(into: &warnings))
+        var buttons: [Interaction.Button] = []
+        for button in Self.readButtons(block["action_buttons"], using: &reader) {
+            buttons.append(Interaction.Button(id: button.id, label: button.label, destination: button.fields.resolve(using: &reader)))
         }
 
         let destination: Destination
@@ -101,98 +95,78 @@ public struct DashXAdapter: LegacyPayloadAdapter {
             if let button = buttons.first(where: { $0.id == id }) {
                 trigger = .button(id: id, label: button.label)
                 destination = button.destination
-                if destination == .app, let fallback = notification.nonBlank("click_action") {
-                    warnings.append(
-                        Warning(
-                            .androidDiffers,
-                            "button '\(id)' has no destination of its own: the DashX iOS SDK does nothing, Android falls back to the top-level click_action '\(fallback)'"
-                        )
+                if destination == .app, let fallback = notification.trimmedNonEmpty("click_action") {
+                    reader.warn(
+                        .androidDiffers,
+                        "button '\(id)' has no destination of its own: the DashX iOS SDK does nothing, Android falls back to the top-level click_action '\(fallback)'"
                     )
                 }
             } else {
                 destination = .app
                 let offered = buttons.isEmpty ? "there are no action buttons" : "no action button has that identifier"
-                warnings.append(
-                    Warning(
-                        .unknownButton,
-                        "action '\(id)' matches no button (\(offered)): the DashX iOS SDK does nothing and Android would use the top-level fields; the app is opened"
-                    )
+                reader.warn(
+                    .unknownButton,
+                    "action '\(id)' matches no button (\(offered)): the DashX iOS SDK does nothing and Android would use the top-level fields; the app is opened"
                 )
             }
         case .tap, .open:
-            destination = notification.resolve(into: &warnings)
+            destination = notification.resolve(using: &reader)
         }
 
-        let id = notification.string("id").flatMap { $0.isEmpty ? nil : $0 }
-        return Interaction(
-            vendor: Self.id,
+        return AdapterResult(
             channel: channel,
             trigger: trigger,
             destination: destination,
-            handling: .automatic,
-            messageId: id,
-            payload: payload,
-            tracking: id.map { ["notificationId": .string($0)] } ?? [:],
             buttons: buttons,
-            warnings: warnings
+            messageId: block["id"]?.stringValue,
+            payload: payload,
+            tracking: reader.nonEmptyString(block["id"]).map { ["notificationId": .string($0)] } ?? [:],
+            vendorBehavior: .sdkOpensURL
         )
     }
 
     /// The DashX block: a JSON string holding an object (as sent), or an object (recovered,
     /// with a warning). `nil`, with a warning, for anything else, including a string whose
     /// JSON nests deeper than `limits.maxDepth` allows.
-    static func readBlock(_ raw: JSONValue, dismissed: Bool, limits: Limits, into warnings: inout [Warning]) -> JSONObject? {
+    static func readBlock(_ raw: JSONValue, dismissed: Bool, using reader: inout PayloadReader) -> JSONObject? {
         let consequence =
             dismissed ? "the DashX SDKs ignore it" : "the DashX SDKs ignore the tap; the app is opened"
-        switch raw {
-        case .string(let text):
-            do {
-                let value = try limits.parseEmbeddedJSON(text, heldAt: Limits.payloadDepth)
-                if case .object(let block) = value { return block }
-                warnings.append(
-                    Warning(
-                        .dashxUnreadable,
-                        "userInfo.dashx is a JSON string holding \(value.typeDescription), not an object: \(consequence)"
-                    )
-                )
-            } catch {
-                let problem =
-                    error.kind == .tooDeep
-                    ? "a JSON string that \(limits.embeddedDepthClause(heldAt: Limits.payloadDepth))"
-                    : "a string that is not valid JSON"
-                warnings.append(Warning(.dashxUnreadable, "userInfo.dashx is \(problem): \(consequence)"))
-            }
-            return nil
-        case .object(let block):
-            warnings.append(
-                Warning(
-                    .dashxNotString,
-                    "userInfo.dashx is an object, not a JSON string: the DashX iOS SDK ignores it (no navigation, no tracking); read as intended"
-                )
+        switch reader.object(raw, heldAt: Limits.payloadDepth) {
+        case .inString(let block, _):
+            return block
+        case .inPlace(let block):
+            reader.warn(
+                .dashxNotString,
+                "userInfo.dashx is an object, not a JSON string: the DashX iOS SDK ignores it (no navigation, no tracking); read as intended"
             )
             return block
-        default:
-            warnings.append(
-                Warning(.dashxUnreadable, "userInfo.dashx is \(raw.typeDescription), not a JSON string: \(consequence)")
+        case .stringHoldsWrongType(let value, _):
+            reader.warn(
+                .dashxUnreadable,
+                "userInfo.dashx is a JSON string holding \(value.typeDescription), not an object: \(consequence)"
             )
-            return nil
+        case .stringTooDeep(_, let clause):
+            reader.warn(.dashxUnreadable, "userInfo.dashx is a JSON string that \(clause): \(consequence)")
+        case .stringNotJSON:
+            reader.warn(.dashxUnreadable, "userInfo.dashx is a string that is not valid JSON: \(consequence)")
+        case .absent, .wrongType:
+            reader.warn(.dashxUnreadable, "userInfo.dashx is \(raw.typeDescription), not a JSON string: \(consequence)")
         }
+        return nil
     }
 
     /// Warns about missing `id`, `title` and `body`, which the iOS SDK requires (Android
     /// only `id`). A wrong-typed one was already reported by ``DashXFields/validate(into:)``.
-    static func checkRequired(_ notification: DashXFields, into warnings: inout [Warning]) {
+    static func checkRequired(_ notification: DashXFields, using reader: inout PayloadReader) {
         for key in ["id", "title", "body"] {
             guard notification.object[key]?.isNull ?? true else { continue }
             let android =
                 key == "id"
                 ? "Android requires it too, and the tap cannot be tracked"
                 : "the Android SDK still shows the notification"
-            warnings.append(
-                Warning(
-                    .iOSWouldDrop,
-                    "dashx.\(key) is missing: the DashX iOS SDK requires it and would drop the tap (\(android)); the destination is kept"
-                )
+            reader.warn(
+                .iOSWouldDrop,
+                "dashx.\(key) is missing: the DashX iOS SDK requires it and would drop the tap (\(android)); the destination is kept"
             )
         }
     }
@@ -210,44 +184,28 @@ public struct DashXAdapter: LegacyPayloadAdapter {
     /// The action buttons: an array, or a JSON string holding one (what the iOS SDK accepts;
     /// Android rejects the whole payload). Buttons without a string `identifier` are
     /// skipped; every problem is reported.
-    static func readButtons(_ value: JSONValue?, limits: Limits, into warnings: inout [Warning]) -> [ActionButton] {
+    static func readButtons(_ value: JSONValue?, using reader: inout PayloadReader) -> [ActionButton] {
+        let ignored = "the buttons are ignored (the DashX iOS SDK ignores them, Android rejects the whole payload)"
         let elements: [JSONValue]
-        switch value {
-        case nil, .null:
+        switch reader.list(value, heldAt: blockDepth) {
+        case .absent:
             return []
-        case .array(let array):
+        case .inPlace(let array):
             elements = array
-        case .string(let text):
-            let parsed = Result { () throws(JSONParseError) in try limits.parseEmbeddedJSON(text, heldAt: blockDepth) }
-            guard case .success(.array(let array)) = parsed else {
-                let problem =
-                    if case .failure(let error) = parsed, error.kind == .tooDeep {
-                        "a JSON string that \(limits.embeddedDepthClause(heldAt: blockDepth))"
-                    } else {
-                        "a string that is not a JSON array"
-                    }
-                warnings.append(
-                    Warning(
-                        .invalidActionButtons,
-                        "dashx.action_buttons is \(problem): the buttons are ignored (the DashX iOS SDK ignores them, Android rejects the whole payload)"
-                    )
-                )
-                return []
-            }
-            warnings.append(
-                Warning(
-                    .androidDiffers,
-                    "dashx.action_buttons is a JSON string: the DashX iOS SDK decodes it, the Android SDK rejects the whole payload; read as on iOS"
-                )
+        case .inString(let array, _):
+            reader.warn(
+                .androidDiffers,
+                "dashx.action_buttons is a JSON string: the DashX iOS SDK decodes it, the Android SDK rejects the whole payload; read as on iOS"
             )
             elements = array
-        case let other?:
-            warnings.append(
-                Warning(
-                    .invalidActionButtons,
-                    "dashx.action_buttons is \(other.typeDescription), not an array: the buttons are ignored (the DashX iOS SDK ignores them, Android rejects the whole payload)"
-                )
-            )
+        case .stringTooDeep(_, let clause):
+            reader.warn(.invalidActionButtons, "dashx.action_buttons is a JSON string that \(clause): \(ignored)")
+            return []
+        case .stringNotJSON, .stringHoldsWrongType:
+            reader.warn(.invalidActionButtons, "dashx.action_buttons is a string that is not a JSON array: \(ignored)")
+            return []
+        case .wrongType(let other):
+            reader.warn(.invalidActionButtons, "dashx.action_buttons is \(other.typeDescription), not an array: \(ignored)")
             return []
         }
         let sdks = "the DashX iOS SDK drops every action button, Android the whole payload"
@@ -255,31 +213,19 @@ public struct DashXAdapter: LegacyPayloadAdapter {
         for (index, element) in elements.enumerated() {
             let location = "dashx.action_buttons[\(index)]"
             guard case .object(let object) = element else {
-                warnings.append(
-                    Warning(
-                        .invalidActionButtons,
-                        "\(location) is \(element.typeDescription), not an object: skipped (\(sdks))"
-                    )
-                )
+                reader.warn(.invalidActionButtons, "\(location) is \(element.typeDescription), not an object: skipped (\(sdks))")
                 continue
             }
             guard let id = object["identifier"]?.stringValue else {
-                warnings.append(
-                    Warning(.invalidActionButtons, "\(location) has no string identifier: skipped (\(sdks))")
-                )
+                reader.warn(.invalidActionButtons, "\(location) has no string identifier: skipped (\(sdks))")
                 continue
             }
             let label = object["label"]?.stringValue
             if label == nil {
-                warnings.append(
-                    Warning(
-                        .invalidActionButtons,
-                        "\(location) ('\(id)') has no string label: kept without one (\(sdks))"
-                    )
-                )
+                reader.warn(.invalidActionButtons, "\(location) ('\(id)') has no string label: kept without one (\(sdks))")
             }
-            let fields = DashXFields(object: object, location: location, names: .button, depth: buttonDepth, limits: limits)
-            fields.validate(into: &warnings)
+            let fields = DashXFields(object: object, location: location, names: .button, depth: buttonDepth)
+            fields.validate(using: &reader)
             buttons.append(ActionButton(id: id, label: label, fields: fields))
         }
         return buttons

@@ -61,87 +61,71 @@ struct DashXFields: Sendable {
     let location: String
     /// Which key names apply.
     let names: FieldNames
-    /// The depth of `object` in the record (see ``TapRoute/Limits/payloadDepth``).
+    /// The depth of `object` in the record (see ``TapRoute/Limits/payloadDepth``): JSON held
+    /// in a string among the fields is read under `limits.maxDepth` counted from there.
     let depth: Int
-    /// The record limits, for JSON strings among the fields.
-    let limits: Limits
 
-    /// The string under `key`; `nil` when absent, `null` or of another type (``validate(into:)``
-    /// reports the wrong type once).
-    func string(_ key: String) -> String? {
-        object[key]?.stringValue
-    }
+    /// The spellings of the rich-landing flag the adapter understands: `true`/`false` and the
+    /// strings `"true"`/`"false"`, exactly so. ``validate(using:)`` reports any other value,
+    /// which is read as false.
+    static let richLandingSpellings: PayloadReader.BooleanSpellings = [.json, .lowercaseWords]
 
-    /// The string under `key`, trimmed of whitespace, when that leaves something.
-    func nonBlank(_ key: String) -> String? {
-        guard let value = string(key)?.trimmingWhitespace, !value.isEmpty else { return nil }
-        return value
+    /// The string under `key`, trimmed of whitespace, when that leaves something; `nil`
+    /// when absent, `null` or of another type (``validate(using:)`` reports the wrong type
+    /// once).
+    func trimmedNonEmpty(_ key: String) -> String? {
+        object[key]?.stringValue.flatMap(PayloadReader.trimmedNonEmpty)
     }
 
     /// Reports fields of the wrong type, rich-landing values the SDKs do not understand,
     /// and keys in the wrong case convention. A wrong-typed field is then ignored.
-    func validate(into warnings: inout [Warning]) {
+    func validate(using reader: inout PayloadReader) {
         for key in names.stringKeys {
             guard let value = object[key], !value.isNull, value.stringValue == nil else { continue }
-            warnings.append(
-                Warning(
-                    .dashxInvalidField,
-                    "\(location).\(key) is \(value.typeDescription), not a string: \(names.decodeFailure); the field is ignored"
-                )
+            reader.warn(
+                .dashxInvalidField,
+                "\(location).\(key) is \(value.typeDescription), not a string: \(names.decodeFailure); the field is ignored"
             )
         }
-        if let value = object[names.richLanding] {
+        if let value = object[names.richLanding], !value.isNull,
+            PayloadReader.boolean(value, spellings: Self.richLandingSpellings) == nil
+        {
             let key = "\(location).\(names.richLanding)"
-            switch value {
-            case .null, .bool, .string("true"), .string("false"):
-                break
-            case .string(let s):
-                warnings.append(
-                    Warning(
-                        .dashxInvalidField,
-                        "\(key) is the string '\(s)'; only true, false, \"true\" and \"false\" are understood (the DashX iOS SDK reads it as false, Android as unset): treated as false"
-                    )
+            if case .string(let s) = value {
+                reader.warn(
+                    .dashxInvalidField,
+                    "\(key) is the string '\(s)'; only true, false, \"true\" and \"false\" are understood (the DashX iOS SDK reads it as false, Android as unset): treated as false"
                 )
-            default:
-                warnings.append(
-                    Warning(
-                        .dashxInvalidField,
-                        "\(key) is \(value.typeDescription), not a boolean or \"true\"/\"false\"; both DashX SDKs read it as unset: treated as false"
-                    )
+            } else {
+                reader.warn(
+                    .dashxInvalidField,
+                    "\(key) is \(value.typeDescription), not a boolean or \"true\"/\"false\"; both DashX SDKs read it as unset: treated as false"
                 )
             }
         }
         for (ignored, expected) in names.otherCase where object[ignored] != nil {
-            warnings.append(
-                Warning(
-                    .wrongKeyCase,
-                    "\(location).\(ignored) is ignored: both DashX SDKs read only \(names.place) (\(expected))"
-                )
-            )
+            reader.warn(.wrongKeyCase, "\(location).\(ignored) is ignored: both DashX SDKs read only \(names.place) (\(expected))")
         }
     }
 
     /// Whether the rich-landing flag is set: `true` or the string `"true"`, as the iOS SDK
     /// reads it.
     var isRichLanding: Bool {
-        switch object[names.richLanding] {
-        case .bool(true), .string("true"): true
-        default: false
-        }
+        PayloadReader.boolean(object[names.richLanding], spellings: Self.richLandingSpellings) == true
     }
 
     /// The destination these fields lead to, before policy. First match wins:
     /// `screen_name` (trimmed, non-empty) → screen; `rich_landing` and a `url` → the URL in
     /// an in-app browser; `url` → the URL; `click_action` (trimmed, non-empty) → click
     /// action; nothing → the app.
-    func resolve(into warnings: inout [Warning]) -> Destination {
-        if let name = nonBlank(names.screenName) {
-            return .screen(name: name, parameters: screenParameters(into: &warnings))
+    func resolve(using reader: inout PayloadReader) -> Destination {
+        if let name = trimmedNonEmpty(names.screenName) {
+            return .screen(name: name, parameters: screenParameters(using: &reader))
         }
-        if let url = url(into: &warnings) {
+        if let url = url(using: &reader) {
             return .url(url, target: isRichLanding ? .inAppBrowser : .external)
         }
-        if let action = nonBlank(names.clickAction) {
+        if let action = trimmedNonEmpty(names.clickAction) {
             return .clickAction(action)
         }
         return .app
@@ -149,16 +133,12 @@ struct DashXFields: Sendable {
 
     /// The `url`, trimmed (as Android does; the iOS SDK passes it to its URL parser as is),
     /// or `nil` when absent or blank (neither SDK uses an empty URL).
-    func url(into warnings: inout [Warning]) -> String? {
-        guard let raw = string("url") else { return nil }
-        let trimmed = raw.trimmingWhitespace
-        guard !trimmed.isEmpty else { return nil }
+    func url(using reader: inout PayloadReader) -> String? {
+        guard let raw = object["url"]?.stringValue, let trimmed = PayloadReader.trimmedNonEmpty(raw) else { return nil }
         if trimmed.utf8.count != raw.utf8.count {
-            warnings.append(
-                Warning(
-                    .androidDiffers,
-                    "\(location).url has leading or trailing whitespace: the DashX Android SDK trims it, the iOS SDK does not (its URL parser rejects a leading space); trimmed"
-                )
+            reader.warn(
+                .androidDiffers,
+                "\(location).url has leading or trailing whitespace: the DashX Android SDK trims it, the iOS SDK does not (its URL parser rejects a leading space); trimmed"
             )
         }
         return trimmed
@@ -167,39 +147,23 @@ struct DashXFields: Sendable {
     /// The screen's parameters from `screen_data`: an object, or a JSON string holding one.
     /// Values that are not strings become strings as the Android SDK makes them (numbers and
     /// Booleans their JSON text, objects and arrays compact JSON); `null` values are left out.
-    func screenParameters(into warnings: inout [Warning]) -> ScreenParameters {
+    func screenParameters(using reader: inout PayloadReader) -> ScreenParameters {
         let key = "\(location).\(names.screenData)"
+        let noParameters = "the screen opens without parameters, as in both DashX SDKs"
         let map: JSONObject
-        switch object[names.screenData] {
-        case nil, .null:
+        switch reader.object(object[names.screenData], heldAt: depth) {
+        case .absent:
             return [:]
-        case .object(let o):
+        case .inPlace(let o), .inString(let o, _):
             map = o
-        case .string(let text):
-            let parsed = Result { () throws(JSONParseError) in try limits.parseEmbeddedJSON(text, heldAt: depth) }
-            guard case .success(.object(let o)) = parsed else {
-                let problem =
-                    if case .failure(let error) = parsed, error.kind == .tooDeep {
-                        "a JSON string that \(limits.embeddedDepthClause(heldAt: depth))"
-                    } else {
-                        "a string that is not a JSON object"
-                    }
-                warnings.append(
-                    Warning(
-                        .invalidScreenData,
-                        "\(key) is \(problem): the screen opens without parameters, as in both DashX SDKs"
-                    )
-                )
-                return [:]
-            }
-            map = o
-        case let other?:
-            warnings.append(
-                Warning(
-                    .invalidScreenData,
-                    "\(key) is \(other.typeDescription), not an object: the screen opens without parameters, as in both DashX SDKs"
-                )
-            )
+        case .stringTooDeep(_, let clause):
+            reader.warn(.invalidScreenData, "\(key) is a JSON string that \(clause): \(noParameters)")
+            return [:]
+        case .stringNotJSON, .stringHoldsWrongType:
+            reader.warn(.invalidScreenData, "\(key) is a string that is not a JSON object: \(noParameters)")
+            return [:]
+        case .wrongType(let other):
+            reader.warn(.invalidScreenData, "\(key) is \(other.typeDescription), not an object: \(noParameters)")
             return [:]
         }
         var parameters: [(String, String)] = []
@@ -230,29 +194,11 @@ struct DashXFields: Sendable {
                 )
             }
             if droppedNull { parts.append("null values were left out (Android makes them \"null\")") }
-            warnings.append(
-                Warning(
-                    .androidDiffers,
-                    "\(key) has values that are not strings; the DashX iOS SDK drops the whole map: "
-                        + parts.joined(separator: "; ")
-                )
+            reader.warn(
+                .androidDiffers,
+                "\(key) has values that are not strings; the DashX iOS SDK drops the whole map: " + parts.joined(separator: "; ")
             )
         }
         return ScreenParameters(parameters)
-    }
-}
-
-extension String {
-    /// The string without leading and trailing whitespace and newlines.
-    var trimmingWhitespace: String {
-        // A string that starts and ends with a visible ASCII byte has nothing to trim: no
-        // grapheme cluster that begins or ends with one is whitespace.
-        if let first = utf8.first, let last = utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
-            return self
-        }
-        guard let first = firstIndex(where: { !$0.isWhitespace }),
-            let last = lastIndex(where: { !$0.isWhitespace })
-        else { return "" }
-        return String(self[first...last])
     }
 }

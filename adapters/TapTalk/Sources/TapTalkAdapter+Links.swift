@@ -28,17 +28,16 @@ extension TapTalkAdapter {
     /// `pathPrefix="/chat"`) and `room` (TapRoute's `taptalkio://room/<id>`).
     static let reservedSegments: Set<String> = ["chat", "room"]
 
-    /// Normalizes a universal or custom-scheme link.
-    func normalizeLink(_ url: String, messageId: String?, path: String) throws(NormalizationError) -> Interaction {
+    /// Reads a universal or custom-scheme link (`reader.location` is where the URL is).
+    func readLink(_ url: String, messageId: String?, using reader: inout PayloadReader) throws(NormalizationError) -> AdapterResult {
         guard let match = link(url) else {
             throw NormalizationError(
                 .unrecognized,
                 "'\(url)' is not a TapTalk link (hosts: \(hosts.joined(separator: ", ")); schemes: \(schemes.joined(separator: ", ")))",
-                path: path
+                path: reader.location
             )
         }
         let parts = match.parts
-        var warnings: [Warning] = []
         let segments: [Substring]
         let channel: Channel
         switch match.form {
@@ -46,19 +45,15 @@ extension TapTalkAdapter {
             channel = .universalLink
             segments = parts.pathSegments
             if parts.host != parts.normalizedHost {
-                warnings.append(
-                    Warning(
-                        .androidDiffers,
-                        "host '\(parts.host)' matched '\(parts.normalizedHost)' case-insensitively; the Android sample compares getHost() exactly and would open its fallback screen"
-                    )
+                reader.warn(
+                    .androidDiffers,
+                    "host '\(parts.host)' matched '\(parts.normalizedHost)' case-insensitively; the Android sample compares getHost() exactly and would open its fallback screen"
                 )
             }
             if parts.scheme == "http" {
-                warnings.append(
-                    Warning(
-                        .androidDiffers,
-                        "the link is http; the Android sample's intent filter accepts only https, and iOS delivers universal links only for https"
-                    )
+                reader.warn(
+                    .androidDiffers,
+                    "the link is http; the Android sample's intent filter accepts only https, and iOS delivers universal links only for https"
                 )
             }
         case .customScheme:
@@ -69,27 +64,20 @@ extension TapTalkAdapter {
         }
         var roomID = segments.last.map { URLParts.percentDecoded($0) } ?? ""
         if segments.count == 1, Self.reservedSegments.contains(roomID.lowercased()) {
-            warnings.append(
-                Warning(
-                    .reservedPathSegment,
-                    "the link's only segment '\(roomID)' is a path word of TapTalk links, almost certainly not a room; it is used as the room ID, as the vendor's sample does"
-                )
+            reader.warn(
+                .reservedPathSegment,
+                "the link's only segment '\(roomID)' is a path word of TapTalk links, almost certainly not a room; it is used as the room ID, as the vendor's sample does"
             )
         }
         if !roomID.isEmpty, let problem = Self.roomIDProblem(roomID) {
-            warnings.append(
-                Warning(.invalidRoomID, "the room ID from the link \(problem); the room list is shown instead")
-            )
+            reader.warn(.invalidRoomID, "the room ID from the link \(problem); the room list is shown instead")
             roomID = ""
         }
-        return Interaction(
-            vendor: Self.id,
+        return AdapterResult(
             channel: channel,
             trigger: .open,
             destination: roomDestination(roomID, url: url),
-            handling: .app,
-            messageId: messageId,
-            warnings: warnings
+            messageId: messageId
         )
     }
 }

@@ -24,9 +24,10 @@ extension TapTalkAdapter {
         return nil
     }
 
-    /// Normalizes a TapTalk push tapped, dismissed, or answered with an action button.
-    func normalizePush(_ format: PushFormat, action: String?, origin: InputEvent.NotificationOrigin) -> Interaction {
-        var warnings: [Warning] = []
+    /// Reads a TapTalk push tapped, dismissed, or answered with an action button.
+    func readPush(_ format: PushFormat, action: String?, origin: InputEvent.NotificationOrigin, using reader: inout PayloadReader)
+        -> AdapterResult
+    {
         // nil: the Android body holds no message (already warned about).
         let message: JSONObject?
         let location: String
@@ -36,15 +37,7 @@ extension TapTalkAdapter {
             location = "data.message"
         case .android(let body):
             location = "body"
-            switch Self.readAndroidBody(body, limits: limits) {
-            case .success(let m):
-                message = m
-            case .failure(let problem):
-                message = nil
-                warnings.append(
-                    Warning(.missingMessage, "the TapTalk Android push's body \(problem.reason); no room can be read")
-                )
-            }
+            message = Self.androidMessage(body, using: &reader)
         }
 
         let trigger = Trigger(notificationAction: action)
@@ -54,35 +47,28 @@ extension TapTalkAdapter {
             destination = .none
         case .button(let id, _):
             destination = .app
-            warnings.append(
-                Warning(
-                    .unknownButton,
-                    "TapTalk chat notifications offer no action buttons, so the action '\(id)' leads nowhere TapTalk defines; the destination is the app"
-                )
+            reader.warn(
+                .unknownButton,
+                "TapTalk chat notifications offer no action buttons, so the action '\(id)' leads nowhere TapTalk defines; the destination is the app"
             )
         case .tap, .open:
-            var roomID = message.map { Self.roomID(in: $0, location: location, warnings: &warnings) } ?? ""
+            var roomID = message.map { Self.roomID(in: $0, location: location, using: &reader) } ?? ""
             if !roomID.isEmpty, let problem = Self.roomIDProblem(roomID) {
-                warnings.append(
-                    Warning(.invalidRoomID, "the room ID at \(location).room.roomID \(problem); the room list is shown instead")
-                )
+                reader.warn(.invalidRoomID, "the room ID at \(location).room.roomID \(problem); the room list is shown instead")
                 roomID = ""
             }
             destination = roomDestination(roomID, url: nil)
             if !roomID.isEmpty, case .iOS(let m) = format, m["localID"] == nil {
-                warnings.append(Self.missingLocalIDWarning(m))
+                reader.warn(Self.missingLocalIDWarning(m))
             }
         }
 
-        return Interaction(
-            vendor: Self.id,
+        return AdapterResult(
             channel: origin == .local ? .local : .push,
             trigger: trigger,
             destination: destination,
-            handling: .app,
-            messageId: Self.nonEmptyString(message?["messageID"]) ?? Self.nonEmptyString(message?["localID"]),
-            payload: message.map(Self.payload(of:)) ?? [:],
-            warnings: warnings
+            messageId: reader.nonEmptyString(message?["messageID"]) ?? reader.nonEmptyString(message?["localID"]),
+            payload: message.map(Self.payload(of:)) ?? [:]
         )
     }
 
@@ -94,8 +80,7 @@ extension TapTalkAdapter {
     static func missingLocalIDWarning(_ message: JSONObject) -> Warning {
         func isEmptyOrAbsent(_ value: JSONValue?) -> Bool {
             switch value {
-            case nil, .null?: true
-            case .string(let text)?: text.isEmpty
+            case nil, .null?, .string("")?: true
             default: false
             }
         }
@@ -109,40 +94,38 @@ extension TapTalkAdapter {
         )
     }
 
-    /// Why an Android `body` is not a message.
-    struct BodyProblem: Error {
-        /// Follows "the body …".
-        var reason: String
-    }
-
-    /// Decodes the Android FCM `body`: a JSON string holding the message object, nesting no
-    /// deeper than `limits.maxDepth` allows from the record's root.
-    static func readAndroidBody(_ body: JSONValue?, limits: Limits) -> Result<JSONObject, BodyProblem> {
-        guard let body, !body.isNull else { return .failure(BodyProblem(reason: "is missing")) }
-        guard case .string(let text) = body else {
-            return .failure(BodyProblem(reason: "is \(body.typeDescription), not a JSON string"))
+    /// The message in an Android FCM `body`: a JSON string holding the message object,
+    /// nesting no deeper than `limits.maxDepth` allows from the record's root. `nil`, with a
+    /// ``Warning/Code/missingMessage`` warning saying why, for anything else, an object
+    /// written in place included.
+    static func androidMessage(_ body: JSONValue?, using reader: inout PayloadReader) -> JSONObject? {
+        let problem: String
+        switch reader.object(body, heldAt: Limits.payloadDepth) {
+        case .inString(let message, _):
+            return message
+        case .absent:
+            problem = "is missing"
+        case .inPlace(let object):
+            problem = "is \(JSONValue.object(object).typeDescription), not a JSON string"
+        case .wrongType(let other):
+            problem = "is \(other.typeDescription), not a JSON string"
+        case .stringTooDeep(_, let clause):
+            problem = "is a JSON string that \(clause)"
+        case .stringNotJSON(_, let error):
+            problem = "is not JSON (\(error.description))"
+        case .stringHoldsWrongType(let value, _):
+            problem = "holds \(value.typeDescription), not a message object"
         }
-        let value: JSONValue
-        do {
-            value = try limits.parseEmbeddedJSON(text, heldAt: Limits.payloadDepth)
-        } catch {
-            if error.kind == .tooDeep {
-                return .failure(BodyProblem(reason: "is a JSON string that \(limits.embeddedDepthClause(heldAt: Limits.payloadDepth))"))
-            }
-            return .failure(BodyProblem(reason: "is not JSON (\(error.description))"))
-        }
-        guard case .object(let message) = value else {
-            return .failure(BodyProblem(reason: "holds \(value.typeDescription), not a message object"))
-        }
-        return .success(message)
+        reader.warn(.missingMessage, "the TapTalk Android push's body \(problem); no room can be read")
+        return nil
     }
 
     /// The message's `room.roomID`, or `""` with a `missingRoomID` warning saying why there
     /// is none. A number is read as its text, with an `iOSWouldDrop` warning.
-    static func roomID(in message: JSONObject, location: String, warnings: inout [Warning]) -> String {
+    static func roomID(in message: JSONObject, location: String, using reader: inout PayloadReader) -> String {
         let path = "\(location).room.roomID"
         func missing(_ why: String) -> String {
-            warnings.append(Warning(.missingRoomID, "the TapTalk message has no room ID (\(path) \(why)); the room list is shown instead"))
+            reader.warn(.missingRoomID, "the TapTalk message has no room ID (\(path) \(why)); the room list is shown instead")
             return ""
         }
         let room: JSONObject
@@ -160,11 +143,9 @@ extension TapTalkAdapter {
         case .string(let id)?:
             return id.isEmpty ? missing("is empty") : id
         case .number(let n)?:
-            warnings.append(
-                Warning(
-                    .iOSWouldDrop,
-                    "\(path) is the number \(n.text), not a string; the iOS SDK expects a string, Android's Gson reads the number as text, and so does TapRoute"
-                )
+            reader.warn(
+                .iOSWouldDrop,
+                "\(path) is the number \(n.text), not a string; the iOS SDK expects a string, Android's Gson reads the number as text, and so does TapRoute"
             )
             return n.text
         case let other?:
@@ -185,18 +166,12 @@ extension TapTalkAdapter {
             default:
                 break
             }
-            if let xcRoomID = nonEmptyString(room["xcRoomID"]) { payload["xcRoomID"] = .string(xcRoomID) }
+            if let xcRoomID = PayloadReader.nonEmptyString(room["xcRoomID"]) { payload["xcRoomID"] = .string(xcRoomID) }
         }
         if case .object(let user)? = message["user"] {
-            if let userID = nonEmptyString(user["userID"]) { payload["senderUserID"] = .string(userID) }
-            if let xcUserID = nonEmptyString(user["xcUserID"]) { payload["senderXCUserID"] = .string(xcUserID) }
+            if let userID = PayloadReader.nonEmptyString(user["userID"]) { payload["senderUserID"] = .string(userID) }
+            if let xcUserID = PayloadReader.nonEmptyString(user["xcUserID"]) { payload["senderXCUserID"] = .string(xcUserID) }
         }
         return payload
-    }
-
-    /// The string, when `value` is a non-empty string.
-    static func nonEmptyString(_ value: JSONValue?) -> String? {
-        if case .string(let s)? = value, !s.isEmpty { return s }
-        return nil
     }
 }

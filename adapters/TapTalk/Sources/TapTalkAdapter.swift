@@ -22,7 +22,7 @@ public import TapRoute
 ///
 /// A link keeps its URL in the screen destination's `url`. The adapter never checks that a
 /// user is logged in (the vendor's sample does); the app's handler decides.
-public struct TapTalkAdapter: LegacyPayloadAdapter {
+public struct TapTalkAdapter: PayloadAdapter {
     /// `taptalk`.
     public static let id = "taptalk"
     /// One line for `normalize adapters`.
@@ -56,9 +56,6 @@ public struct TapTalkAdapter: LegacyPayloadAdapter {
     let hostSet: SmallStringSet
     /// ``schemes`` as a set.
     let schemeSet: SmallStringSet
-    /// The record limits: an Android `body` (a JSON string) is read under `maxDepth`,
-    /// counted from the record's root.
-    let limits: Limits
 
     /// The names of the two screens TapTalk links and pushes lead to.
     public struct ScreenNames: Sendable, Hashable {
@@ -80,14 +77,15 @@ public struct TapTalkAdapter: LegacyPayloadAdapter {
     ///   - hosts: universal-link hosts (compared case-insensitively).
     ///   - schemes: custom URL schemes (compared case-insensitively).
     ///   - screens: the screen names to produce.
-    ///   - limits: the record limits (`maxDepth` bounds the JSON in an Android `body`).
+    ///
+    /// An Android `body` (a JSON string) is read under the registry's `limits.maxDepth`,
+    /// counted from the record's root, through the ``TapRoute/PayloadReader`` each input is
+    /// read with.
     public init(
         hosts: [String] = TapTalkAdapter.defaultHosts,
         schemes: [String] = TapTalkAdapter.defaultSchemes,
-        screens: ScreenNames = ScreenNames(),
-        limits: Limits = Limits()
+        screens: ScreenNames = ScreenNames()
     ) {
-        self.limits = limits
         self.hosts = hosts.map { $0.lowercased() }
         self.schemes = schemes.map { $0.lowercased() }
         self.screens = screens
@@ -131,7 +129,7 @@ public struct TapTalkAdapter: LegacyPayloadAdapter {
                 if key == "chatRoom" { screens.chatRoom = name } else { screens.roomList = name }
             }
         }
-        self.init(hosts: hosts, schemes: schemes, screens: screens, limits: configuration.limits)
+        self.init(hosts: hosts, schemes: schemes, screens: screens)
     }
 
     /// Recognizes links on ``hosts`` or with one of ``schemes`` (as `url` envelopes or
@@ -150,22 +148,23 @@ public struct TapTalkAdapter: LegacyPayloadAdapter {
         }
     }
 
-    /// Normalizes a TapTalk link or push into a `chatRoom` or `roomList` screen.
+    /// Reads a TapTalk link or push as a `chatRoom` or `roomList` screen, left to the app
+    /// (TapTalk's SDKs open no URL themselves).
     /// - Throws: ``NormalizationError`` with code `unrecognized` for an input
     ///   ``recognizes(_:)`` rejects.
-    public func normalize(_ input: InputEvent) throws(NormalizationError) -> Interaction {
+    public func read(_ input: InputEvent, using reader: inout PayloadReader) throws(NormalizationError) -> AdapterResult {
         switch input.kind {
         case .notification(let userInfo, let action, let origin):
             guard let format = Self.pushFormat(of: userInfo) else {
                 throw NormalizationError(
                     .unrecognized,
                     "not a TapTalk notification: no data.message object and no identifier '\(Self.androidIdentifier)'",
-                    path: "$.userInfo"
+                    path: reader.location
                 )
             }
-            return normalizePush(format, action: action, origin: origin)
+            return readPush(format, action: action, origin: origin, using: &reader)
         case .url(let url, let messageId):
-            return try normalizeLink(url, messageId: messageId, path: "$.url")
+            return try readLink(url, messageId: messageId, using: &reader)
         case .userActivity(let activityType, let url):
             guard activityType == InputEvent.browsingWebActivityType else {
                 throw NormalizationError(
@@ -174,7 +173,7 @@ public struct TapTalkAdapter: LegacyPayloadAdapter {
                     path: "$.activityType"
                 )
             }
-            return try normalizeLink(url, messageId: nil, path: "$.webpageURL")
+            return try readLink(url, messageId: nil, using: &reader)
         case .inAppMessage, .vendorEvent:
             throw NormalizationError(
                 .unrecognized,
