@@ -43,7 +43,9 @@ struct AcmeTestAdapter: PayloadAdapter {
 
     func recognizes(_ input: InputEvent) -> Bool { Self.isAcme(input) }
 
-    func read(_ input: InputEvent, using reader: inout PayloadReader) throws(NormalizationError) -> AdapterResult { try Self.interaction(for: input) }
+    func read(_ input: InputEvent, using reader: inout PayloadReader) throws(NormalizationError) -> AdapterResult {
+        try Self.interaction(for: input)
+    }
 
     static func isAcme(_ input: InputEvent) -> Bool {
         guard case .notification(let userInfo, _, _) = input.kind, case .object? = userInfo["acme"] else { return false }
@@ -140,7 +142,9 @@ private struct HiddenAdapter: PayloadAdapter {
     static let configurationKeys: [String] = []
     init(configuration: AdapterConfiguration) throws(ConfigurationError) {}
     func recognizes(_ input: InputEvent) -> Bool { AcmeTestAdapter.isAcme(input) }
-    func read(_ input: InputEvent, using reader: inout PayloadReader) throws(NormalizationError) -> AdapterResult { try AcmeTestAdapter.interaction(for: input) }
+    func read(_ input: InputEvent, using reader: inout PayloadReader) throws(NormalizationError) -> AdapterResult {
+        try AcmeTestAdapter.interaction(for: input)
+    }
 }
 
 @Suite struct ConformanceKitSelfTests {

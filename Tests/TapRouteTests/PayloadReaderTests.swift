@@ -142,6 +142,8 @@ import Testing
         let interaction = try registry.normalize(.notification(userInfo: ["x": 1]))
         #expect(interaction.warnings.map(\.code) == ["first", "second"])
         #expect(interaction.vendor == "two")
-        #expect(try TwoWarnings(configuration: AdapterConfiguration(id: "two")).read(.url("x")).warnings.map(\.code) == ["first", "second"])
+        #expect(
+            try TwoWarnings(configuration: AdapterConfiguration(id: "two")).read(.url("x")).warnings.map(\.code) == ["first", "second"]
+        )
     }
 }
