@@ -14,9 +14,6 @@ package struct RecordProcessor: Sendable {
     package let registry: AdapterRegistry
     package let vendor: String?
     package let pretty: Bool
-    /// Use the reference paths: the parser's in-order string reader and the tree writer
-    /// (`Interaction.jsonValue` through `JSONWriter`), for checking the fast path.
-    package var reference = false
 
     /// Creates a processor for `registry`; `vendor` skips detection for envelopes that name
     /// none, `pretty` indents the output.
@@ -29,7 +26,7 @@ package struct RecordProcessor: Sendable {
     /// Appends the output for one record of JSON text to `out`; returns whether it failed.
     package func output(for record: UnsafeBufferPointer<UInt8>, line: Int, name: InputName, into out: inout JSONOutputBuffer) -> Bool {
         do throws(NormalizationError) {
-            let json = try registry.parse(record: record, readsStringsInOrder: reference)
+            let json = try registry.parse(record: record)
             render(try normalize(json), into: &out)
             return false
         } catch {
@@ -51,7 +48,7 @@ package struct RecordProcessor: Sendable {
     }
 
     package func render(_ interaction: Interaction, into out: inout JSONOutputBuffer) {
-        if pretty || reference {
+        if pretty {
             JSONWriter(pretty: pretty).write(interaction.jsonValue, into: &out)
         } else {
             interaction.writeJSON(into: &out)
@@ -382,9 +379,7 @@ package struct RecordProcessor: Sendable {
             return located
         }
         let parsed = Result { () throws(JSONParseError) -> JSONValue in
-            var parser = JSONParser(maximumDepth: maximumDepth)
-            parser.readsStringsInOrder = reference
-            return try parser.parse(bytes)
+            try JSONParser(maximumDepth: maximumDepth).parse(bytes)
         }
         switch parsed {
         case .failure(let error):
