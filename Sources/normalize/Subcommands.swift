@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NormalizeCore
 import TapRoute
+import TapRouteTooling
 import TapRouteAdapters
 import TapRouteYAML
 

@@ -1,4 +1,5 @@
 import TapRoute
+import TapRouteTooling
 import Testing
 
 /// Validation (what makes a file unusable) and lint warnings (what makes it behave
@@ -26,7 +27,7 @@ struct AASALintTests {
         #expect(exactly.utf8.count == 131_072)
         #expect(try AASADocument(bytes: Array(exactly.utf8)).details.count == 1)
         let over = exactly + " "
-        let analysis = AASADocument.analyze(bytes: Array(over.utf8))
+        let analysis = AASADocument.lint(bytes: Array(over.utf8))
         #expect(analysis.hasErrors)
         #expect(analysis.diagnostics.first?.code == .tooLarge)
         #expect(analysis.diagnostics.first?.message.contains("131073 bytes") == true)
@@ -34,12 +35,12 @@ struct AASALintTests {
     }
 
     @Test func invalidJSONIsAnError() {
-        let analysis = AASADocument.analyze(bytes: Array(#"{"applinks": {"details": [}"#.utf8))
+        let analysis = AASADocument.lint(bytes: Array(#"{"applinks": {"details": [}"#.utf8))
         #expect(analysis.hasErrors)
         #expect(analysis.diagnostics.map(\.code) == [.invalidJSON])
         #expect(analysis.diagnostics.first?.message.contains("line 1") == true)
         // Not UTF-8.
-        #expect(AASADocument.analyze(bytes: [0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D]).diagnostics.map(\.code) == [.invalidJSON])
+        #expect(AASADocument.lint(bytes: [0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D]).diagnostics.map(\.code) == [.invalidJSON])
     }
 
     @Test(arguments: [
@@ -86,7 +87,7 @@ struct AASALintTests {
 
     @Test func aBrokenRuleKeepsTheOthersIndices() {
         let text = #"{"applinks": {"details": [{"appIDs": ["A.b"], "components": [{"/": 1}, {"/": "/ok"}]}]}}"#
-        let analysis = AASADocument.analyze(bytes: Array(text.utf8))
+        let analysis = AASADocument.lint(bytes: Array(text.utf8))
         #expect(analysis.document.details.first?.components?.map(\.index) == [1])
     }
 

@@ -1,4 +1,5 @@
 import TapRoute
+import TapRouteTooling
 import Testing
 
 /// The matching rules of docs/universal-links.md as test vectors (domain `example.com`, app
@@ -172,6 +173,6 @@ enum AASATest {
     }
 
     static func diagnostics(_ text: String) -> [AASADiagnostic] {
-        AASADocument.analyze(bytes: Array(text.utf8)).diagnostics
+        AASADocument.lint(bytes: Array(text.utf8)).diagnostics
     }
 }

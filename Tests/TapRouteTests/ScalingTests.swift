@@ -1,5 +1,6 @@
 import Foundation
 import TapRoute
+import TapRouteTooling
 import TapRouteTestSupport
 import Testing
 
@@ -113,10 +114,10 @@ import Testing
 
     @Test func theAASALintIsSubquadratic() {
         let documents = [1_000: Self.legacyDocument(paths: 1_000), 8_000: Self.legacyDocument(paths: 8_000)]
-        let legacyRatio = Self.ratio(small: 1_000) { n in _ = AASADocument.analyze(json: documents[n]!, lint: true) }
+        let legacyRatio = Self.ratio(small: 1_000) { n in _ = AASADocument.lint(json: documents[n]!) }
         #expect(legacyRatio < Self.maximumRatio, "legacy paths time ratio \(legacyRatio)")
         let components = [500: Self.componentDocument(rules: 500), 4_000: Self.componentDocument(rules: 4_000)]
-        let componentRatio = Self.ratio(small: 500) { n in _ = AASADocument.analyze(json: components[n]!, lint: true) }
+        let componentRatio = Self.ratio(small: 500) { n in _ = AASADocument.lint(json: components[n]!) }
         #expect(componentRatio < Self.maximumRatio, "components time ratio \(componentRatio)")
         // The warnings are still found, with the first rule that shadows.
         let shadowed: JSONValue = [
@@ -130,7 +131,7 @@ import Testing
             ]
         ]
         let shadowing: Set<AASADiagnostic.Code> = [.unreachableExclude, .unreachableRule]
-        let warnings = AASADocument.analyze(json: shadowed).diagnostics.filter { shadowing.contains($0.code) }
+        let warnings = AASADocument.lint(json: shadowed).diagnostics.filter { shadowing.contains($0.code) }
         #expect(
             warnings.map(\.path) == [
                 "$.applinks.details[0].paths[3]", "$.applinks.details[0].paths[4]", "$.applinks.details[0].paths[5]",
@@ -141,7 +142,7 @@ import Testing
         #expect(warnings[0].message.contains("paths[2]"))
         #expect(warnings[3].message.contains("paths[0]"))
         // Reading a file for use does not lint it.
-        #expect(!AASADocument.analyze(json: shadowed, lint: false).diagnostics.contains { shadowing.contains($0.code) })
+        #expect(!AASADocument.analyze(json: shadowed).diagnostics.contains { shadowing.contains($0.code) })
     }
 
     @Test func anEntryWithManyAppIDsReadsInLinearTime() {
@@ -150,9 +151,9 @@ import Testing
             return ["applinks": ["details": [["appIDs": .array(ids), "components": [["/": "/a"]]]]]]
         }
         let documents = [4_000: document(4_000), 32_000: document(32_000)]
-        let ratio = Self.ratio(small: 4_000) { n in _ = AASADocument.analyze(json: documents[n]!, lint: true) }
+        let ratio = Self.ratio(small: 4_000) { n in _ = AASADocument.lint(json: documents[n]!) }
         #expect(ratio < Self.maximumRatio, "time ratio \(ratio)")
-        let analysis = AASADocument.analyze(json: document(8))
+        let analysis = AASADocument.lint(json: document(8))
         #expect(analysis.document.details.first?.appIDs.count == 4)
     }
 
@@ -241,7 +242,7 @@ import Testing
                 }
             }
             let json: JSONValue = ["applinks": ["substitutionVariables": ["v": ["a", "b*"]], "details": .array(details)]]
-            let document = AASADocument.analyze(json: json, lint: false).document
+            let document = AASADocument.analyze(json: json).document
             let indexed = AASALinter(document: document).warnings()
             let pairwise = AASALinter(document: document, comparesEveryPair: true).warnings()
             #expect(indexed == pairwise, "\(json.jsonString())")

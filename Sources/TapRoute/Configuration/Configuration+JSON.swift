@@ -1,6 +1,6 @@
 extension Configuration {
     /// The top-level keys a configuration may have.
-    public static let topLevelKeys: [String] = ["version", "app", "defaults", "adapters", "routes", "security", "limits"]
+    package static let topLevelKeys: [String] = ["version", "app", "defaults", "adapters", "routes", "security", "limits"]
 
     /// Reads a configuration document (the `config.yaml` structure, as JSON).
     ///

@@ -13,11 +13,11 @@
 ///   U+FFA0, …) except the variation selectors (U+FE00–U+FE0F, U+E0100–U+E01EF,
 ///   U+180B–U+180D, U+180F), which only pick a glyph for the character before them and
 ///   which emoji need (U+FE0F). Hosts refuse them too (``IDNA``).
-public enum URLCharacters {
+package enum URLCharacters {
     /// The class of code points `scalar` belongs to when a URL may not contain it, else `nil`.
     /// U+0020 is not in a class: a raw space is refused by the parser, an encoded one (`%20`)
     /// is ordinary text.
-    public static func forbiddenClass(of scalar: Unicode.Scalar) -> ForbiddenClass? {
+    package static func forbiddenClass(of scalar: Unicode.Scalar) -> ForbiddenClass? {
         let v = scalar.value
         if v < 0x20 || v == 0x7F { return .control }
         if v < 0x80 { return nil }
@@ -37,7 +37,7 @@ public enum URLCharacters {
     }
 
     /// A class of code points no URL may contain.
-    public enum ForbiddenClass: Sendable, Hashable, CustomStringConvertible {
+    package enum ForbiddenClass: Sendable, Hashable, CustomStringConvertible {
         /// C0 controls, DEL and C1 controls.
         case control
         /// Non-ASCII spaces (Unicode `Zs` but U+0020).
@@ -50,7 +50,7 @@ public enum URLCharacters {
         case invisibleFormatting
 
         /// The class, as a warning names it ("a bidi control").
-        public var description: String {
+        package var description: String {
             switch self {
             case .control: "a control character"
             case .space: "a non-ASCII space"
