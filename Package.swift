@@ -64,7 +64,8 @@ let package = Package(
 
         // Tests
         .target(name: "TapRouteTestSupport", dependencies: ["TapRoute"], path: "Tests/TapRouteTestSupport"),
-        .testTarget(name: "TapRouteTests", dependencies: ["TapRoute", "TapRouteTooling", "TapRouteTestSupport"]),
+        .testTarget(name: "TapRouteTests", dependencies: ["TapRoute", "TapRouteTestSupport"]),
+        .testTarget(name: "TapRouteToolingTests", dependencies: ["TapRoute", "TapRouteTooling", "TapRouteTestSupport"]),
         .testTarget(name: "TapRouteYAMLTests", dependencies: ["TapRouteYAML", "TapRouteAdapters", "TapRouteTestSupport"]),
         .testTarget(
             name: "ConformanceTests",

@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import NormalizeCore
 import TapRoute
-import TapRouteTooling
 import TapRouteAdapters
+import TapRouteTooling
 import TapRouteYAML
 
 /// `normalize check-config [FILE]`: validate a configuration and show what it means.

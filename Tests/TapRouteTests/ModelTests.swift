@@ -13,7 +13,9 @@ import Testing
             messageId: "msg-1",
             payload: ["campaign": "spring"],
             tracking: ["notificationId": "msg-1"],
-            buttons: [Interaction.Button(id: "track", label: "Track", destination: .url("https://shop.example.com/t/1", target: .external))],
+            buttons: [
+                Interaction.Button(id: "track", label: "Track", destination: .url("https://shop.example.com/t/1", target: .external))
+            ],
             phase: .cold,
             warnings: [Warning(.androidDiffers, "…")]
         )

@@ -37,7 +37,8 @@ extension Configuration {
 
     private mutating func read(_ json: JSONValue, errors: inout ConfigurationErrorList) {
         if json.isNull { return }
-        guard let o = errors.attempt({ () throws(ConfigurationError) in try ConfigurationReader(json, at: []).object(allowedKeys: nil) }) else {
+        guard let o = errors.attempt({ () throws(ConfigurationError) in try ConfigurationReader(json, at: []).object(allowedKeys: nil) })
+        else {
             return
         }
         errors.append(ConfigurationReader(json, at: []).unknownKeys(in: o, allowedKeys: Configuration.topLevelKeys))
@@ -49,13 +50,19 @@ extension Configuration {
         }
         if let v = o["app"] { app = Self.readApp(ConfigurationReader(v, at: ["app"]), errors: &errors) }
         if let v = o["defaults"] {
-            defaults = Self.readPolicy(ConfigurationReader(v, at: ["defaults"]), allowedKeys: ["automaticallyOpenDeeplinks"], errors: &errors)
+            defaults = Self.readPolicy(
+                ConfigurationReader(v, at: ["defaults"]),
+                allowedKeys: ["automaticallyOpenDeeplinks"],
+                errors: &errors
+            )
         }
         if let v = o["adapters"] {
             enablesEveryAdapter = false
             var seen: [String: Int] = [:]
             let elements: [ConfigurationReader] =
-                errors.attempt { () throws(ConfigurationError) -> [ConfigurationReader] in try ConfigurationReader(v, at: ["adapters"]).array() } ?? []
+                errors.attempt { () throws(ConfigurationError) -> [ConfigurationReader] in
+                    try ConfigurationReader(v, at: ["adapters"]).array()
+                } ?? []
             for (i, element) in elements.enumerated() {
                 guard let settings = Self.readAdapter(element, errors: &errors) else { continue }
                 if let first = seen[settings.id] {

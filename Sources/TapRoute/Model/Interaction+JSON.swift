@@ -175,7 +175,7 @@ public struct ModelDecodingError: Error, Sendable, Hashable, CustomStringConvert
     public let message: String
 
     /// Creates an error.
-    public init(path: String, message: String) {
+    package init(path: String, message: String) {
         self.path = path
         self.message = message
     }

@@ -74,7 +74,7 @@ public struct AASADiagnostic: Sendable, Hashable, CustomStringConvertible {
     public var path: String
 
     /// Creates a diagnostic.
-    public init(_ severity: Severity, _ code: Code, _ message: String, at path: String) {
+    package init(_ severity: Severity, _ code: Code, _ message: String, at path: String) {
         self.severity = severity
         self.code = code
         self.message = message
@@ -92,7 +92,7 @@ public struct AASAError: Error, Sendable, Hashable, CustomStringConvertible {
     public var diagnostics: [AASADiagnostic]
 
     /// Creates an error from the diagnostics of an analysis.
-    public init(diagnostics: [AASADiagnostic]) {
+    package init(diagnostics: [AASADiagnostic]) {
         self.diagnostics = diagnostics
     }
 

@@ -30,7 +30,7 @@ public struct AASADocument: Sendable, Hashable {
     public var detailsWereDictionary: Bool
 
     /// Creates a document.
-    public init(
+    package init(
         hasApplinks: Bool = true,
         defaults: AASAOptions = AASAOptions(),
         substitutionVariables: [AASASubstitutionVariable] = [],
@@ -135,13 +135,13 @@ public struct AASAOptions: Sendable, Hashable {
     public var percentEncoded: Bool?
 
     /// Creates options.
-    public init(caseSensitive: Bool? = nil, percentEncoded: Bool? = nil) {
+    package init(caseSensitive: Bool? = nil, percentEncoded: Bool? = nil) {
         self.caseSensitive = caseSensitive
         self.percentEncoded = percentEncoded
     }
 
     /// These options over `base`: each value that is set here wins.
-    public func over(_ base: AASAOptions) -> AASAOptions {
+    package func over(_ base: AASAOptions) -> AASAOptions {
         AASAOptions(caseSensitive: caseSensitive ?? base.caseSensitive, percentEncoded: percentEncoded ?? base.percentEncoded)
     }
 }
@@ -154,7 +154,7 @@ public struct AASASubstitutionVariable: Sendable, Hashable {
     public var values: [String]
 
     /// Creates a variable.
-    public init(name: String, values: [String]) {
+    package init(name: String, values: [String]) {
         self.name = name
         self.values = values
     }
@@ -176,7 +176,7 @@ public struct AASADetail: Sendable, Hashable {
     public var location: String
 
     /// Creates an entry.
-    public init(
+    package init(
         appIDs: [String],
         components: [AASAComponent]? = nil,
         paths: [AASALegacyPath]? = nil,
@@ -211,7 +211,7 @@ public struct AASAComponent: Sendable, Hashable {
     public var index: Int
 
     /// Creates a rule.
-    public init(
+    package init(
         path: String? = nil,
         query: AASAQueryPattern? = nil,
         fragment: String? = nil,
@@ -254,7 +254,7 @@ public enum AASAQueryPattern: Sendable, Hashable {
     case voided(nonStringKey: String, original: JSONObject)
 
     /// The pattern as written.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         switch self {
         case .whole(let pattern): return .string(pattern)
         case .items(let items): return .object(JSONObject(items.map { ($0.name, JSONValue.string($0.pattern)) }))
@@ -271,7 +271,7 @@ public struct AASAQueryItemPattern: Sendable, Hashable {
     public var pattern: String
 
     /// Creates an entry.
-    public init(name: String, pattern: String) {
+    package init(name: String, pattern: String) {
         self.name = name
         self.pattern = pattern
     }
@@ -287,7 +287,7 @@ public struct AASALegacyPath: Sendable, Hashable {
     public var index: Int
 
     /// Creates an entry.
-    public init(pattern: String, exclude: Bool = false, index: Int = 0) {
+    package init(pattern: String, exclude: Bool = false, index: Int = 0) {
         self.pattern = pattern
         self.exclude = exclude
         self.index = index
@@ -299,7 +299,7 @@ public struct AASALegacyPath: Sendable, Hashable {
     }
 
     /// Parses an entry as written in the file.
-    public init(_ text: String, index: Int = 0) {
+    package init(_ text: String, index: Int = 0) {
         if text.hasPrefix("NOT ") {
             self.init(pattern: String(text.dropFirst(4)), exclude: true, index: index)
         } else {
