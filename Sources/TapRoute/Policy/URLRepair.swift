@@ -13,11 +13,11 @@
 ///
 /// ``repaired(_:)`` makes exactly that repair, narrowly: it never touches the scheme or the
 /// authority (user info, host, port), and it declines URLs holding a control character or
-/// any other code point of ``URLCharacters`` (those stay rejected), and http(s), ws(s),
+/// any other code point of `URLCharacters` (those stay rejected), and http(s), ws(s),
 /// ftp and file URLs with a `\` before the query (browsers read it as `/`). The policy
 /// runs the full safety check (``URLSafety``) on the repaired URL; only a URL that then
 /// passes is used, with a `urlRepaired` warning.
-package enum URLRepair {
+public enum URLRepair {
     /// A repaired URL and what the repair encoded.
     package struct Repair: Sendable, Hashable {
         /// The URL as iOS 17 and later read it.

@@ -7,7 +7,7 @@
 /// ``SecuritySettings/maxURLLength``, has a scheme outside
 /// ``SecuritySettings/allowedSchemes`` or one that is never allowed (`javascript`, `data`,
 /// `file`, `vbscript`, `blob`, `filesystem`), contains an encoded NUL (`%00`), hides a
-/// forbidden code point (``URLCharacters``) or an overlong UTF-8 form behind percent-encoding
+/// forbidden code point (`URLCharacters`) or an overlong UTF-8 form behind percent-encoding
 /// at any depth (`%E2%80%AE`, `%252500`), or has a host outside
 /// ``SecuritySettings/allowedHosts`` when that list is set (compared in the host's ASCII
 /// form, as browsers read it).
