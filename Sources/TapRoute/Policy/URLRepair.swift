@@ -11,7 +11,7 @@
 /// implementation is `RFC3986Parser.parse(urlString:encodingInvalidCharacters:)` in
 /// swiftlang/swift-foundation, `Sources/FoundationEssentials/URL/URLParser.swift`).
 ///
-/// ``repaired(_:)`` makes exactly that repair, narrowly: it never touches the scheme or the
+/// `repaired(_:)` makes exactly that repair, narrowly: it never touches the scheme or the
 /// authority (user info, host, port), and it declines URLs holding a control character or
 /// any other code point of `URLCharacters` (those stay rejected), and http(s), ws(s),
 /// ftp and file URLs with a `\` before the query (browsers read it as `/`). The policy
