@@ -37,7 +37,7 @@ let package = Package(
         // Adapters
         .target(
             name: "TapRouteAdapters",
-            dependencies: ["TapRoute", "TapRouteYAML"] + vendorAdapters.map { .target(name: $0.module) }
+            dependencies: ["TapRoute"] + vendorAdapters.map { .target(name: $0.module) }
         ),
 
         // Dispatcher
@@ -47,13 +47,17 @@ let package = Package(
         // Testing
         .target(name: "TapRouteConformance", dependencies: ["TapRoute", "TapRouteYAML"]),
 
+        // Tooling the CLI runs on files, not needed by apps: the AASA linter (`aasa lint`). No
+        // product: `package` declarations only, for the CLI, its tests and the fuzz harnesses.
+        .target(name: "TapRouteTooling", dependencies: ["TapRoute"]),
+
         // CLI: the record path (framing, records, output, I/O) is a library of its own, so the
         // tests and the NormalizeFuzzer harness drive it in-process.
         .target(name: "NormalizeCore", dependencies: ["TapRoute"]),
         .executableTarget(
             name: "normalize",
             dependencies: [
-                "NormalizeCore", "TapRoute", "TapRouteYAML", "TapRouteAdapters",
+                "NormalizeCore", "TapRoute", "TapRouteTooling", "TapRouteYAML", "TapRouteAdapters",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -61,6 +65,7 @@ let package = Package(
         // Tests
         .target(name: "TapRouteTestSupport", dependencies: ["TapRoute"], path: "Tests/TapRouteTestSupport"),
         .testTarget(name: "TapRouteTests", dependencies: ["TapRoute", "TapRouteTestSupport"]),
+        .testTarget(name: "TapRouteToolingTests", dependencies: ["TapRoute", "TapRouteTooling", "TapRouteTestSupport"]),
         .testTarget(name: "TapRouteYAMLTests", dependencies: ["TapRouteYAML", "TapRouteAdapters", "TapRouteTestSupport"]),
         .testTarget(
             name: "ConformanceTests",
@@ -101,7 +106,9 @@ if Context.environment["TAPROUTE_FUZZ"] == "1" {
     package.targets += fuzzHarnesses.map {
         .executableTarget(
             name: $0,
-            dependencies: ["FuzzSupport", "FuzzerDriver", "NormalizeCore", "TapRoute", "TapRouteYAML", "TapRouteAdapters"],
+            dependencies: [
+                "FuzzSupport", "FuzzerDriver", "NormalizeCore", "TapRoute", "TapRouteTooling", "TapRouteYAML", "TapRouteAdapters",
+            ],
             path: "Fuzz/\($0)"
         )
     }

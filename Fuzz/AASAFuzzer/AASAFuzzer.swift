@@ -1,5 +1,6 @@
 import FuzzSupport
 import TapRoute
+import TapRouteTooling
 
 /// URLs tried against every fuzzed AASA file, besides the one the input carries.
 private let probeURLs = [
@@ -11,7 +12,7 @@ private let probeURLs = [
 ///
 /// The input is the file's bytes, optionally followed by a `0xFF` byte (never part of valid
 /// UTF-8, so never part of a valid file) and a URL to match. Checked beyond "no crash":
-/// `analyze` reports every problem with a message and a `$` path and never reports an
+/// `lint(bytes:)` reports every problem with a message and a `$` path and never reports an
 /// error for a file the strict reader accepts (or the reverse); matching is deterministic; a
 /// rule the matcher names belongs to a `details` entry that lists the app; and the
 /// universal-link classifier agrees with the matcher.
@@ -25,7 +26,7 @@ public func aasaFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -
         urls.append(String(decoding: input[(split + 1)...], as: UTF8.self))
     }
 
-    let analysis = AASADocument.analyze(bytes: file)
+    let analysis = AASADocument.lint(bytes: file)
     for diagnostic in analysis.diagnostics where diagnostic.message.isEmpty || !diagnostic.path.hasPrefix("$") {
         FuzzSupport.fail("a diagnostic without a message or a $ path: \(diagnostic)")
     }
@@ -33,7 +34,7 @@ public func aasaFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -
     switch strict {
     case .success(let document) where !analysis.hasErrors && document == analysis.document: break
     case .failure(let error) where analysis.hasErrors && !error.errors.isEmpty: break
-    default: FuzzSupport.fail("AASADocument(bytes:) and analyze(bytes:) disagree")
+    default: FuzzSupport.fail("AASADocument(bytes:) and lint(bytes:) disagree")
     }
 
     let document = analysis.document

@@ -14,8 +14,7 @@ import TapRoute
 ///
 /// Beyond "no crash": JSON Lines give exactly one output line per non-blank input line (a
 /// byte order mark at the start dropped), in order, each an Interaction or an error record
-/// naming its input line; one thread and two threads, the fast path and the reference path,
-/// write the same bytes; a document's output is JSON objects, one per line.
+/// naming its input line; one thread and two threads write the same bytes; a document's output is JSON objects, one per line.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func normalizeFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let input = FuzzSupport.bytes(data, size)
@@ -28,25 +27,13 @@ public func normalizeFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: I
     let twoThreads = Scratch.shared.run { processor, source, sink, failed throws(IOFailure) in
         try processor.processLines(from: source, name: InputName("fuzz.jsonl"), into: sink, jobs: 2, failed: &failed)
     }
-    let reference = Scratch.shared.run(reference: true) { processor, source, sink, failed throws(IOFailure) in
-        try processor.processLines(from: source, name: InputName("fuzz.jsonl"), into: sink, jobs: 1, failed: &failed)
-    }
     if twoThreads.output != fast.output || twoThreads.failed != fast.failed {
         FuzzSupport.fail("--jobs 2 writes other bytes than --jobs 1")
-    }
-    if reference.output != fast.output || reference.failed != fast.failed {
-        FuzzSupport.fail("the reference path writes other bytes than the fast path")
     }
     checkLines(input: bytes, output: fast.output, failed: fast.failed)
 
     let document = Scratch.shared.run { processor, source, sink, failed throws(IOFailure) in
         try processor.processDocument(from: source, name: InputName("fuzz.json"), into: sink, failed: &failed)
-    }
-    let documentReference = Scratch.shared.run(reference: true) { processor, source, sink, failed throws(IOFailure) in
-        try processor.processDocument(from: source, name: InputName("fuzz.json"), into: sink, failed: &failed)
-    }
-    if documentReference.output != document.output {
-        FuzzSupport.fail("a document: the reference path writes other bytes than the fast path")
     }
     let errors = split(document.output).filter(isError).count
     if errors != document.failed { FuzzSupport.fail("a document: \(document.failed) failed records but \(errors) error records") }
@@ -116,8 +103,7 @@ private final class Scratch: @unchecked Sendable {
     static let shared = Scratch()
     let inputPath: String
     let outputDescriptor: Int32
-    let fast: RecordProcessor
-    let reference: RecordProcessor
+    let processor: RecordProcessor
 
     init() {
         let directory = "/tmp/taproute-normalize-fuzzer-\(getpid())"
@@ -125,10 +111,7 @@ private final class Scratch: @unchecked Sendable {
         inputPath = directory + "/input"
         outputDescriptor = open(directory + "/output", O_RDWR | O_CREAT | O_TRUNC, 0o600)
         if outputDescriptor < 0 { FuzzSupport.fail("cannot open the scratch output file") }
-        fast = RecordProcessor(registry: FuzzSupport.registry, vendor: nil, pretty: false)
-        var reference = fast
-        reference.reference = true
-        self.reference = reference
+        processor = RecordProcessor(registry: FuzzSupport.registry, vendor: nil, pretty: false)
     }
 
     func writeInput(_ bytes: [UInt8]) {
@@ -141,17 +124,14 @@ private final class Scratch: @unchecked Sendable {
 
     /// Runs `body` on the scratch input with an output sink on the scratch output file, and
     /// returns what it wrote and its count of failed records.
-    func run(
-        reference: Bool = false,
-        _ body: (RecordProcessor, InputSource, OutputSink, inout Int) throws(IOFailure) -> Void
-    ) -> (output: [UInt8], failed: Int) {
+    func run(_ body: (RecordProcessor, InputSource, OutputSink, inout Int) throws(IOFailure) -> Void) -> (output: [UInt8], failed: Int) {
         _ = ftruncate(outputDescriptor, 0)
         _ = lseek(outputDescriptor, 0, SEEK_SET)
         var failed = 0
         do throws(IOFailure) {
             let source = try InputSource(path: inputPath)
             let sink = OutputSink(descriptor: outputDescriptor)
-            try body(reference ? self.reference : fast, source, sink, &failed)
+            try body(processor, source, sink, &failed)
             try sink.flush()
         } catch {
             FuzzSupport.fail("an I/O error on the scratch files: \(error)")

@@ -14,9 +14,6 @@ package struct RecordProcessor: Sendable {
     package let registry: AdapterRegistry
     package let vendor: String?
     package let pretty: Bool
-    /// Use the reference paths: the parser's in-order string reader and the tree writer
-    /// (`Interaction.jsonValue` through `JSONWriter`), for checking the fast path.
-    package var reference = false
 
     /// Creates a processor for `registry`; `vendor` skips detection for envelopes that name
     /// none, `pretty` indents the output.
@@ -27,13 +24,8 @@ package struct RecordProcessor: Sendable {
     }
 
     /// The reader of every record, JSON line or part of a document: the registry's
-    /// ``RecordReader`` (its limits), with the reference string reader when ``reference`` is
-    /// set.
-    package var reader: RecordReader {
-        var reader = registry.recordReader
-        reader.readsStringsInOrder = reference
-        return reader
-    }
+    /// ``RecordReader`` (its limits).
+    package var reader: RecordReader { registry.recordReader }
 
     /// Appends the output for one JSON line, line `line` of the input, to `out`; returns
     /// whether it failed.
@@ -61,7 +53,7 @@ package struct RecordProcessor: Sendable {
     }
 
     package func render(_ interaction: Interaction, into out: inout JSONOutputBuffer) {
-        if pretty || reference {
+        if pretty {
             JSONWriter(pretty: pretty).write(interaction.jsonValue, into: &out)
         } else {
             interaction.writeJSON(into: &out)

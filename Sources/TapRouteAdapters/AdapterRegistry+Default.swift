@@ -1,13 +1,14 @@
 public import TapRoute
-import TapRouteYAML
 
 extension Configuration {
-    /// The embedded default configuration: the repository's `config.yaml`
-    /// (``DefaultConfiguration/yaml``), compiled in and parsed.
+    /// The embedded default configuration: the repository's `config.yaml`, compiled in as JSON
+    /// (``DefaultConfiguration/json``) and read with the core's JSON parser — no YAML reader,
+    /// so an app that uses the built-in adapters does not link Yams.
     ///
-    /// It is what `normalize` uses when there is no `./config.yaml` and no `--config`, and it
-    /// needs no file at run time. A test parses it and builds the built-in registry from it,
-    /// so in practice it does not throw; errors name the file `<embedded config.yaml>`.
+    /// It is the configuration `normalize` uses when there is no `./config.yaml` and no
+    /// `--config`, and it needs no file at run time. Tests hold it equal to `config.yaml` as
+    /// `TapRouteYAML` reads it and build the built-in registry from it, so in practice it does
+    /// not throw; errors name the file `<embedded config.yaml>`.
     ///
     /// ```swift
     /// var configuration = try Configuration.embeddedDefault()
@@ -16,7 +17,14 @@ extension Configuration {
     ///
     /// - Throws: ``ConfigurationError`` if the embedded text does not load.
     public static func embeddedDefault() throws(ConfigurationError) -> Configuration {
-        try YAMLConfiguration.parse(yaml: DefaultConfiguration.yaml, file: DefaultConfiguration.fileName)
+        let source = ConfigurationSource(file: DefaultConfiguration.fileName)
+        let json: JSONValue
+        do throws(JSONParseError) {
+            json = try JSONParser().parse(DefaultConfiguration.json)
+        } catch {
+            throw source.locate(ConfigurationError("not valid JSON: \(error.description)", kind: .syntax))
+        }
+        return try Configuration(json: json, source: source)
     }
 }
 

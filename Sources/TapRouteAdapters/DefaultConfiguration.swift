@@ -65,4 +65,67 @@ extension DefaultConfiguration {
           maxDepth: 128           # the deepest nesting of arrays and objects in a record
 
         """#
+
+    /// The repository's `config.yaml` as JSON: the same document as ``yaml``, without
+    /// its comments, for ``TapRoute/Configuration/embeddedDefault()``.
+    public static let json = #"""
+        {
+          "version": 1,
+          "app": {
+            "schemes": [
+              "campaigndemoapp",
+              "taptalkio"
+            ],
+            "domains": [
+              "web.taptalk.io"
+            ]
+          },
+          "defaults": {},
+          "adapters": [
+            {
+              "id": "dashx"
+            },
+            {
+              "id": "adobe",
+              "channels": {
+                "push": {
+                  "automaticallyOpenDeeplinks": false
+                }
+              }
+            },
+            {
+              "id": "bird"
+            },
+            {
+              "id": "taptalk",
+              "hosts": [
+                "web.taptalk.io"
+              ],
+              "schemes": [
+                "taptalkio"
+              ]
+            }
+          ],
+          "routes": [
+            {
+              "url": "campaigndemoapp://products/{id}",
+              "screen": "product"
+            }
+          ],
+          "security": {
+            "allowedSchemes": [
+              "https",
+              "http",
+              "tel",
+              "mailto"
+            ],
+            "allowedHosts": [],
+            "maxURLLength": 4096
+          },
+          "limits": {
+            "maxRecordBytes": 1048576,
+            "maxDepth": 128
+          }
+        }
+        """#
 }

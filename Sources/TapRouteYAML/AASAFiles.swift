@@ -107,7 +107,7 @@ public enum AASAFileError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The `tooLarge` diagnostic `normalize aasa lint` reports for this error, or `nil` for
     /// an unreadable file.
-    public var diagnostic: AASADiagnostic? {
+    package var diagnostic: AASADiagnostic? {
         guard case .tooLarge(_, let byteCount, let exact) = self else { return nil }
         return AASADocument.sizeDiagnostic(byteCount: byteCount, exact: exact)
     }

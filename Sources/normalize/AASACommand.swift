@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NormalizeCore
 import TapRoute
+import TapRouteTooling
 import TapRouteYAML
 
 /// `normalize aasa`: check apple-app-site-association files before shipping them.
@@ -127,7 +128,7 @@ struct AASALintCommand: ParsableCommand {
     static func lint(file: String, json: Bool) -> (lines: [String], hasErrors: Bool) {
         let diagnostics: [AASADiagnostic]
         do throws(AASAFileError) {
-            diagnostics = AASADocument.analyze(bytes: try AASAFileReader.read(file), lint: true).diagnostics
+            diagnostics = AASADocument.lint(bytes: try AASAFileReader.read(file)).diagnostics
         } catch {
             if let diagnostic = error.diagnostic {
                 diagnostics = [diagnostic]

@@ -30,15 +30,6 @@ struct NormalizeFiles: ParsableCommand {
     @Flag(name: .long, help: "Indent the output JSON (one record spans several lines).")
     var pretty = false
 
-    @Flag(
-        name: .long,
-        help: ArgumentHelp(
-            "Use the reference paths (in-order string reading, tree writing, one thread).",
-            discussion: "Slower, with the same output; for checking the fast path."
-        )
-    )
-    var reference = false
-
     @Option(
         name: .long,
         help: ArgumentHelp("Threads for JSON Lines (default: the number of processors). Output order never changes.", valueName: "n")
@@ -68,10 +59,9 @@ struct NormalizeFiles: ParsableCommand {
             let enabled = (registry.adapters.map { type(of: $0).id } + [LinkAdapter.id]).joined(separator: ", ")
             throw ValidationError("--vendor: no enabled adapter has id '\(vendor)'; enabled: \(enabled)")
         }
-        var processor = RecordProcessor(registry: registry, vendor: vendor, pretty: pretty)
-        processor.reference = reference
+        let processor = RecordProcessor(registry: registry, vendor: vendor, pretty: pretty)
         let output = OutputSink()
-        let threads = reference ? 1 : jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        let threads = jobs ?? ProcessInfo.processInfo.activeProcessorCount
         var failed = 0
         var unreadable = 0
         let inputs = files.isEmpty ? ["-"] : files

@@ -3,6 +3,7 @@ import Foundation
 import NormalizeCore
 import TapRoute
 import TapRouteAdapters
+import TapRouteTooling
 import TapRouteYAML
 
 /// `normalize check-config [FILE]`: validate a configuration and show what it means.

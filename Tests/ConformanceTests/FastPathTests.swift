@@ -6,9 +6,11 @@ import TapRouteTestSupport
 import TapRouteYAML
 import Testing
 
-/// The CLI's fast path writes Interactions straight to bytes (`Interaction.writeJSON`); the
-/// plain path builds the `jsonValue` tree and writes it with `JSONWriter`. They must agree
-/// byte for byte on every vector of every adapter and on thousands of hostile inputs.
+/// The canonical JSON form has one source: `Interaction.writeJSON`, which the CLI uses; the
+/// `jsonValue` tree is its bytes read back. On every vector of every adapter and on thousands
+/// of hostile inputs the tree must be a fixed point — `JSONWriter` writes it back to the same
+/// bytes, the pretty form reads back to the same tree — and read back into the same
+/// interaction.
 @Suite struct FastPathTests {
     private static let registry: AdapterRegistry? = {
         guard let configuration = try? YAMLConfiguration.parse(yaml: DefaultConfiguration.yaml) else { return nil }
@@ -30,9 +32,21 @@ import Testing
         guard let interaction = try? registry.normalize(json: input) else { return }
         var fast: [UInt8] = []
         interaction.writeJSON(into: &fast)
+        let tree = interaction.jsonValue
         var plain: [UInt8] = []
-        JSONWriter().write(interaction.jsonValue, into: &plain)
+        JSONWriter().write(tree, into: &plain)
         #expect(fast == plain, "input: \(input.jsonString().prefix(300))")
+        #expect(Array(interaction.jsonString().utf8) == fast)
+        #expect((try? JSONValue(parsing: interaction.jsonString(pretty: true))) == tree)
+        #expect((try? Interaction(jsonValue: tree)) == interaction, "input: \(input.jsonString().prefix(300))")
+    }
+
+    @Test func aPayloadDeeperThanTheParsersDefaultLimitKeepsItsTree() throws {
+        var payload: JSONValue = "leaf"
+        for _ in 0..<(JSONParser().maximumDepth + 100) { payload = ["a": payload] }
+        guard case .object(let object) = payload else { Issue.record("not an object"); return }
+        let interaction = Interaction(vendor: "v", channel: .push, trigger: .tap, destination: .app, handling: .app, payload: object)
+        #expect(interaction.jsonValue["payload"] == payload)
     }
 
     @Test func fastAndPlainPathsAgreeOnEveryVector() throws {

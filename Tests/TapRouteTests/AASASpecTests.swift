@@ -1,4 +1,5 @@
 import TapRoute
+import TapRouteTestSupport
 import Testing
 
 /// The matching rules of docs/universal-links.md as test vectors (domain `example.com`, app
@@ -7,16 +8,7 @@ import Testing
 @Suite("AASA matching vectors (docs/universal-links.md)")
 struct AASASpecTests {
     /// Apple's overview file (the `applinks` example of Apple's `applinks` page).
-    static let appleOverview = """
-        {"applinks": {"details": [{
-          "appIDs": ["ABCDE12345.com.example.app", "ABCDE12345.com.example.app2"],
-          "components": [
-            {"#": "no_universal_links", "exclude": true},
-            {"/": "/buy/*"},
-            {"/": "/help/website/*", "exclude": true},
-            {"/": "/help/*", "?": {"articleNumber": "????"}}
-          ]}]}}
-        """
+    static let appleOverview = AASATestFiles.appleOverview
 
     @Test(arguments: [
         ("/buy/42", AASAMatch.Outcome.match, 1 as Int?),
@@ -130,28 +122,21 @@ struct AASASpecTests {
 
 /// Helpers shared by the AASA tests.
 enum AASATest {
-    static let app = "ABCDE12345.com.example.app"
+    static let app = AASATestFiles.app
 
     struct BadURL: Error, CustomStringConvertible {
         let url: String
         var description: String { "not a URL: \(url)" }
     }
 
-    /// A file with one details entry for ``app`` holding `components` (JSON texts) and,
-    /// optionally, `defaults` at domain and app level and substitution variables.
+    /// A file with one details entry for ``app``: ``AASATestFiles/file(components:domainDefaults:appDefaults:variables:)``.
     static func file(
         components: [String],
         domainDefaults: String? = nil,
         appDefaults: String? = nil,
         variables: String? = nil
     ) -> String {
-        var applinks: [String] = []
-        if let domainDefaults { applinks.append(#""defaults": \#(domainDefaults)"#) }
-        if let variables { applinks.append(#""substitutionVariables": \#(variables)"#) }
-        var detail = [#""appIDs": ["\#(app)"]"#, #""components": [\#(components.joined(separator: ","))]"#]
-        if let appDefaults { detail.append(#""defaults": \#(appDefaults)"#) }
-        applinks.append(#""details": [{\#(detail.joined(separator: ","))}]"#)
-        return #"{"applinks": {\#(applinks.joined(separator: ","))}}"#
+        AASATestFiles.file(components: components, domainDefaults: domainDefaults, appDefaults: appDefaults, variables: variables)
     }
 
     static func document(_ text: String) throws -> AASADocument {
@@ -169,9 +154,5 @@ enum AASATest {
     {
         let text = file(components: [rule], domainDefaults: domainDefaults, appDefaults: appDefaults, variables: variables)
         return try match(text, "https://example.com" + url).outcome
-    }
-
-    static func diagnostics(_ text: String) -> [AASADiagnostic] {
-        AASADocument.analyze(bytes: Array(text.utf8)).diagnostics
     }
 }

@@ -52,6 +52,16 @@ private struct AcmeAdapter: PayloadAdapter {
         #expect(embedded.source?.file == DefaultConfiguration.fileName)
     }
 
+    /// The embedded JSON is config.yaml as TapRouteYAML reads it, value for value and key for
+    /// key in order (scripts/sync-default-config.sh writes it with another YAML reader).
+    @Test func embeddedJSONIsConfigYAMLReadByTapRouteYAML() throws {
+        let yaml = try YAMLConfiguration.read(contentsOf: TestPaths.path("config.yaml"))
+        let (document, _) = try YAMLConfiguration.document(yaml: yaml, file: "config.yaml")
+        let embedded = try JSONParser().parse(DefaultConfiguration.json)
+        #expect(embedded == document, "config.yaml changed: run scripts/sync-default-config.sh")
+        #expect(JSONWriter().string(embedded) == JSONWriter().string(document))
+    }
+
     @Test func builtInRegistryNormalizesWithoutAnyFile() throws {
         let registry = try AdapterRegistry.builtIn()
         #expect(registry.adapters.map { type(of: $0).id } == ["dashx", "adobe", "bird", "taptalk"])

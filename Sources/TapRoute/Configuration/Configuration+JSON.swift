@@ -1,6 +1,6 @@
 extension Configuration {
     /// The top-level keys a configuration may have.
-    public static let topLevelKeys: [String] = ["version", "app", "defaults", "adapters", "routes", "security", "limits"]
+    package static let topLevelKeys: [String] = ["version", "app", "defaults", "adapters", "routes", "security", "limits"]
 
     /// Reads a configuration document (the `config.yaml` structure, as JSON).
     ///
@@ -396,7 +396,7 @@ public struct ConfigurationReader: Sendable {
     }
 
     /// The value as a list of URL schemes, lower-cased; each must be RFC 3986 scheme syntax
-    /// and, unless `allowForbidden`, not one of ``SecuritySettings/forbiddenSchemes``.
+    /// and, unless `allowForbidden`, not one of `SecuritySettings.forbiddenSchemes` (`javascript`, `data`, `file`, `vbscript`, `blob`, `filesystem`).
     /// - Throws: one ``ConfigurationError`` listing every bad entry.
     public func schemeList(allowForbidden: Bool) throws(ConfigurationError) -> [String] {
         var errors = ConfigurationErrorList()
@@ -428,7 +428,7 @@ public struct ConfigurationReader: Sendable {
     }
 
     /// The value as a list of host names in the form URLs are compared in (lower-cased,
-    /// internationalized labels as `xn--` A-labels, ``IDNA``); with `allowWildcards`, an
+    /// internationalized labels as `xn--` A-labels, `IDNA`); with `allowWildcards`, an
     /// entry may start with `*.`.
     /// - Throws: one ``ConfigurationError`` listing every bad entry.
     public func hostList(allowWildcards: Bool) throws(ConfigurationError) -> [String] {

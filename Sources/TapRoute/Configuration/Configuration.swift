@@ -145,7 +145,7 @@ public struct SecuritySettings: Sendable, Hashable {
     public var maxURLLength: Int
 
     /// The schemes that are never allowed.
-    public static let forbiddenSchemes: Set<String> = ["javascript", "data", "file", "vbscript", "blob", "filesystem"]
+    package static let forbiddenSchemes: Set<String> = ["javascript", "data", "file", "vbscript", "blob", "filesystem"]
 
     /// Creates security settings. The defaults allow http, https, tel and mailto, any host,
     /// and URLs up to 4096 bytes.

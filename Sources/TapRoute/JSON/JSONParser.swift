@@ -226,8 +226,7 @@ public struct JSONParser: Sendable {
     public var maximumDepth: Int
 
     /// Read every string with the reference reader (one byte at a time, in order) instead of
-    /// the fast path: slower, the same result. For checking the fast path (`normalize
-    /// --reference`, the parser tests).
+    /// the fast path: slower, the same result. For checking the fast path (the parser tests).
     package var readsStringsInOrder = false
 
     /// Creates a parser.

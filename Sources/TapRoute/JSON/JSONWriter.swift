@@ -86,7 +86,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// Appends `string` as a quoted, escaped JSON string.
-    public static func writeString(_ string: String, into out: inout [UInt8]) {
+    package static func writeString(_ string: String, into out: inout [UInt8]) {
         out.appendWritten { writeString(string, into: &$0) }
     }
 

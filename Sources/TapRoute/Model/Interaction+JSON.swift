@@ -2,26 +2,19 @@ extension Interaction {
     /// The canonical JSON form: camelCase keys in a fixed order (`vendor`, `channel`,
     /// `trigger`, `destination`, `handling`, `messageId`, `payload`, `tracking`, `buttons`,
     /// `phase`, `warnings`), empty optional fields omitted.
+    ///
+    /// It is what ``writeJSON(into:)`` writes, read back: the writer is the one definition of
+    /// the form.
     public var jsonValue: JSONValue {
-        var members: [JSONObject.Element] = [
-            ("vendor", .string(vendor)),
-            ("channel", .string(channel.rawValue)),
-            ("trigger", trigger.jsonValue),
-            ("destination", destination.jsonValue),
-            ("handling", .string(handling.rawValue)),
-        ]
-        if let messageId, !messageId.isEmpty { members.append(("messageId", .string(messageId))) }
-        if !payload.isEmpty { members.append(("payload", .object(payload))) }
-        if !tracking.isEmpty { members.append(("tracking", .object(tracking))) }
-        if !buttons.isEmpty { members.append(("buttons", .array(buttons.map(\.jsonValue)))) }
-        if let phase { members.append(("phase", .string(phase.rawValue))) }
-        if !warnings.isEmpty { members.append(("warnings", .array(warnings.map(\.jsonValue)))) }
-        return .object(JSONObject(uniqueMembers: members))
+        JSONValue.written(capacity: 1024) { writeJSON(into: &$0) }
     }
 
     /// The canonical JSON text (compact unless `pretty`).
     public func jsonString(pretty: Bool = false) -> String {
-        jsonValue.jsonString(pretty: pretty)
+        if pretty { return jsonValue.jsonString(pretty: true) }
+        var out = JSONOutputBuffer(capacity: 1024)
+        writeJSON(into: &out)
+        return out.withBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Reads an interaction from its canonical JSON form.
@@ -88,15 +81,7 @@ extension Trigger {
     /// The JSON form: `{"type":"tap"}`, `{"type":"button","id":…,"label":…?}`,
     /// `{"type":"dismiss"}` or `{"type":"open"}`.
     public var jsonValue: JSONValue {
-        switch self {
-        case .tap: return ["type": "tap"]
-        case .dismiss: return ["type": "dismiss"]
-        case .open: return ["type": "open"]
-        case .button(let id, let label):
-            var members: [JSONObject.Element] = [("type", "button"), ("id", .string(id))]
-            if let label { members.append(("label", .string(label))) }
-            return .object(JSONObject(uniqueMembers: members))
-        }
+        JSONValue.written { writeJSON(into: &$0) }
     }
 
     init(jsonValue: JSONValue, at path: String) throws(ModelDecodingError) {
@@ -121,24 +106,7 @@ extension Destination {
     /// `{"type":"url","url":…,"target":…}`, `{"type":"clickAction","value":…}` or
     /// `{"type":"none"}`.
     public var jsonValue: JSONValue {
-        switch self {
-        case .app: return ["type": "app"]
-        case .none: return ["type": "none"]
-        case .clickAction(let value): return ["type": "clickAction", "value": .string(value)]
-        case .url(let url, let target):
-            return .object(
-                JSONObject(uniqueMembers: [("type", "url"), ("url", .string(url)), ("target", .string(target.rawValue))])
-            )
-        case .screen(let name, let parameters, let url):
-            var members: [JSONObject.Element] = [("type", "screen"), ("name", .string(name))]
-            if !parameters.isEmpty {
-                members.append(
-                    ("parameters", .object(JSONObject(uniqueMembers: parameters.map { ($0.name, .string($0.value)) })))
-                )
-            }
-            if let url { members.append(("url", .string(url))) }
-            return .object(JSONObject(uniqueMembers: members))
-        }
+        JSONValue.written { writeJSON(into: &$0) }
     }
 
     init(jsonValue: JSONValue, at path: String) throws(ModelDecodingError) {
@@ -176,10 +144,7 @@ extension Destination {
 extension Interaction.Button {
     /// The JSON form: `{"id":…,"label":…?,"destination":{…}}`.
     public var jsonValue: JSONValue {
-        var members: [JSONObject.Element] = [("id", .string(id))]
-        if let label { members.append(("label", .string(label))) }
-        members.append(("destination", destination.jsonValue))
-        return .object(JSONObject(uniqueMembers: members))
+        JSONValue.written { writeJSON(into: &$0) }
     }
 
     init(jsonValue: JSONValue, at path: String) throws(ModelDecodingError) {
@@ -198,7 +163,7 @@ extension Interaction.Button {
 extension Warning {
     /// The JSON form: `{"code":…,"message":…}`.
     public var jsonValue: JSONValue {
-        .object(JSONObject(uniqueMembers: [("code", .string(code.rawValue)), ("message", .string(message))]))
+        JSONValue.written { writeJSON(into: &$0) }
     }
 }
 
@@ -226,7 +191,7 @@ public struct ModelDecodingError: Error, Sendable, Hashable, CustomStringConvert
     public let kind: Kind
 
     /// Creates an error.
-    public init(_ kind: Kind, at path: String) {
+    package init(_ kind: Kind, at path: String) {
         self.kind = kind
         self.path = path
     }

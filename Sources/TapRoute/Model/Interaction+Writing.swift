@@ -1,9 +1,13 @@
+/// The canonical JSON form has one source: the writers below. They write the bytes directly,
+/// without building a tree (what the `normalize` CLI writes); ``Interaction/jsonValue`` and the
+/// other `jsonValue` properties are these bytes read back, so the text and the tree cannot
+/// disagree.
 extension Interaction {
     /// Appends the compact canonical JSON text of this interaction to `out`.
     ///
     /// This writes the bytes directly, without building the ``jsonValue`` tree first; the
-    /// result is byte-for-byte what `JSONWriter().write(jsonValue, into:)` produces (a test
-    /// holds the two paths to that on every vector and a generated corpus).
+    /// tree is these bytes read back, so `JSONWriter().write(jsonValue, into:)` writes the
+    /// same bytes.
     public func writeJSON(into out: inout [UInt8]) {
         out.appendWritten { writeJSON(into: &$0) }
     }
@@ -39,15 +43,7 @@ extension Interaction {
             out.append(literal: #","buttons":["#)
             for (i, button) in buttons.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                out.append(literal: #"{"id":"#)
-                JSONWriter.writeString(button.id, into: &out)
-                if let label = button.label {
-                    out.append(literal: #","label":"#)
-                    JSONWriter.writeString(label, into: &out)
-                }
-                out.append(literal: #","destination":"#)
-                button.destination.writeJSON(into: &out)
-                out.append(UInt8(ascii: "}"))
+                button.writeJSON(into: &out)
             }
             out.append(UInt8(ascii: "]"))
         }
@@ -60,11 +56,7 @@ extension Interaction {
             out.append(literal: #","warnings":["#)
             for (i, warning) in warnings.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                out.append(literal: #"{"code":"#)
-                JSONWriter.writeString(warning.code.rawValue, into: &out)
-                out.append(literal: #","message":"#)
-                JSONWriter.writeString(warning.message, into: &out)
-                out.append(UInt8(ascii: "}"))
+                warning.writeJSON(into: &out)
             }
             out.append(UInt8(ascii: "]"))
         }
@@ -125,6 +117,49 @@ extension Destination {
                 JSONWriter.writeString(url, into: &out)
             }
             out.append(UInt8(ascii: "}"))
+        }
+    }
+}
+
+extension Interaction.Button {
+    func writeJSON(into out: inout JSONOutputBuffer) {
+        out.append(literal: #"{"id":"#)
+        JSONWriter.writeString(id, into: &out)
+        if let label {
+            out.append(literal: #","label":"#)
+            JSONWriter.writeString(label, into: &out)
+        }
+        out.append(literal: #","destination":"#)
+        destination.writeJSON(into: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+}
+
+extension Warning {
+    func writeJSON(into out: inout JSONOutputBuffer) {
+        out.append(literal: #"{"code":"#)
+        JSONWriter.writeString(code.rawValue, into: &out)
+        out.append(literal: #","message":"#)
+        JSONWriter.writeString(message, into: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+}
+
+extension JSONValue {
+    /// The value a canonical writer writes, read back: how every `jsonValue` of the model is
+    /// made, so that the tree is exactly the text.
+    ///
+    /// The writers write valid JSON of any depth (a payload an app built may nest deeper than
+    /// ``JSONParser``'s default limit), so the text is read with no depth limit and cannot fail.
+    static func written(capacity: Int = 256, by write: (inout JSONOutputBuffer) -> Void) -> JSONValue {
+        var out = JSONOutputBuffer(capacity: capacity)
+        write(&out)
+        let parsed = out.withBytes { bytes in
+            Result { () throws(JSONParseError) -> JSONValue in try JSONParser(maximumDepth: .max).parse(bytes) }
+        }
+        switch parsed {
+        case .success(let value): return value
+        case .failure(let error): preconditionFailure("a canonical writer wrote invalid JSON: \(error)")
         }
     }
 }

@@ -13,42 +13,14 @@ import Foundation
 /// `0`–`9` and `-`, not starting with `xn--`, and an A-label of at most 63 bytes.
 /// Everything else is refused: hosts with forbidden code points (``URLCharacters``),
 /// upper-case or symbol labels, broken Punycode.
-public enum IDNA {
+package enum IDNA {
     /// Why a label is refused.
-    public enum LabelProblem: Error, Sendable, Hashable, CustomStringConvertible {
-        /// An `xn--` label that is not valid Punycode, or a label longer than 63 bytes as an
-        /// A-label.
-        case badPunycode(String)
-        /// An `xn--` label whose Punycode holds only ASCII (it was never needed).
-        case asciiPunycode(String)
-        /// A label with a forbidden code point (a control, a bidi control, …).
-        case forbidden(label: String, codePoint: UInt32, URLCharacters.ForbiddenClass)
-        /// A label with a code point readers map, refuse or order differently.
-        case notAllowed(label: String, codePoint: UInt32)
-        /// A label that starts with a combining mark.
-        case leadingMark(String)
-        /// A label that is not in Unicode Normalization Form C.
-        case notNFC(String)
-
-        /// The problem, phrased to follow "the URL has a host label ".
-        public var description: String {
-            switch self {
-            case .badPunycode(let label): "'\(label)' that is not valid Punycode or is over 63 bytes"
-            case .asciiPunycode(let label): "'\(label)' whose Punycode decodes to ASCII only"
-            case .forbidden(let label, let value, let forbidden):
-                "'\(label)' with \(URLCharacters.describe(value, forbidden))"
-            case .notAllowed(let label, let value):
-                "'\(label)' with \(URLCharacters.codePoint(value)), which browsers map, refuse or reorder"
-            case .leadingMark(let label): "'\(label)' that starts with a combining mark"
-            case .notNFC(let label): "'\(label)' that is not in Unicode normalization form C"
-            }
-        }
-    }
+    package typealias LabelProblem = HostLabelProblem
 
     /// The ASCII form of a host whose labels are separated by `.`: ASCII letters
     /// lower-cased, internationalized labels as checked A-labels (`xn--…`).
     /// - Throws: ``LabelProblem`` for the first label refused.
-    public static func asciiHost(_ host: Substring) throws(LabelProblem) -> String {
+    package static func asciiHost(_ host: Substring) throws(LabelProblem) -> String {
         var labels: [String] = []
         for label in host.split(separator: ".", omittingEmptySubsequences: false) {
             labels.append(try asciiLabel(label))
@@ -134,7 +106,7 @@ public enum IDNA {
 }
 
 /// RFC 3492 Punycode, the encoding of A-labels (`xn--…`).
-public enum Punycode {
+package enum Punycode {
     private static let base = 36
     private static let tMin = 1
     private static let tMax = 26
@@ -148,7 +120,7 @@ public enum Punycode {
     /// Decodes Punycode (the text after `xn--`), or `nil` when it is not valid: a
     /// non-ASCII basic code point, a bad digit, an overflow, a value past U+10FFFF or a
     /// surrogate.
-    public static func decode<C: Collection>(_ input: C) -> [Unicode.Scalar]? where C.Element == UInt8 {
+    package static func decode<C: Collection>(_ input: C) -> [Unicode.Scalar]? where C.Element == UInt8 {
         let bytes = Array(input)
         var output: [Unicode.Scalar] = []
         var start = 0
@@ -191,7 +163,7 @@ public enum Punycode {
     }
 
     /// Encodes code points as Punycode (without `xn--`), or `nil` on overflow.
-    public static func encode(_ input: [Unicode.Scalar]) -> String? {
+    package static func encode(_ input: [Unicode.Scalar]) -> String? {
         var output: [UInt8] = []
         for scalar in input where scalar.value < 0x80 { output.append(UInt8(scalar.value)) }
         let basicCount = output.count
@@ -256,5 +228,37 @@ public enum Punycode {
 
     private static func digitByte(_ d: Int) -> UInt8 {
         d < 26 ? UInt8(ascii: "a") + UInt8(d) : UInt8(ascii: "0") + UInt8(d - 26)
+    }
+}
+
+/// Why a URL's internationalized host label is refused (browsers and iOS could read it
+/// differently).
+public enum HostLabelProblem: Error, Sendable, Hashable, CustomStringConvertible {
+    /// An `xn--` label that is not valid Punycode, or a label longer than 63 bytes as an
+    /// A-label.
+    case badPunycode(String)
+    /// An `xn--` label whose Punycode holds only ASCII (it was never needed).
+    case asciiPunycode(String)
+    /// A label with a forbidden code point (a control, a bidi control, …).
+    case forbidden(label: String, codePoint: UInt32, ForbiddenCharacterClass)
+    /// A label with a code point readers map, refuse or order differently.
+    case notAllowed(label: String, codePoint: UInt32)
+    /// A label that starts with a combining mark.
+    case leadingMark(String)
+    /// A label that is not in Unicode Normalization Form C.
+    case notNFC(String)
+
+    /// The problem, phrased to follow "the URL has a host label ".
+    public var description: String {
+        switch self {
+        case .badPunycode(let label): "'\(label)' that is not valid Punycode or is over 63 bytes"
+        case .asciiPunycode(let label): "'\(label)' whose Punycode decodes to ASCII only"
+        case .forbidden(let label, let value, let forbidden):
+            "'\(label)' with \(URLCharacters.describe(value, forbidden))"
+        case .notAllowed(let label, let value):
+            "'\(label)' with \(URLCharacters.codePoint(value)), which browsers map, refuse or reorder"
+        case .leadingMark(let label): "'\(label)' that starts with a combining mark"
+        case .notNFC(let label): "'\(label)' that is not in Unicode normalization form C"
+        }
     }
 }

@@ -188,7 +188,7 @@ public struct Route: Sendable, Hashable {
     /// The shortest URL this route matches: each capture is `x`, a trailing `*` matches
     /// nothing. It is the URL most likely to pass the safety rules (the shortest, with no
     /// encoded bytes), so a route whose example is rejected can match no allowed URL.
-    public var exampleURL: String {
+    package var exampleURL: String {
         var url = scheme + ":"
         let path = segments.map { segment -> String in
             switch segment {
@@ -214,7 +214,7 @@ public struct Route: Sendable, Hashable {
     /// `other` no `*`; with one, `other` has at least as many segments. Routes that merely
     /// overlap (`p/{id}` and a later `p/new` is shadowed; `p/new` and a later `p/{id}` is
     /// not) are not reported.
-    public func matchesEveryURL(of other: Route) -> Bool {
+    package func matchesEveryURL(of other: Route) -> Bool {
         guard scheme == other.scheme, host == other.host else { return false }
         if matchesRest {
             guard other.segments.count >= segments.count else { return false }
@@ -233,7 +233,7 @@ public struct Route: Sendable, Hashable {
 
     /// Whether `scheme` is RFC 3986 scheme syntax: a letter, then letters, digits, `+`, `-`
     /// or `.`.
-    public static func isValidScheme(_ scheme: String) -> Bool {
+    package static func isValidScheme(_ scheme: String) -> Bool {
         URLParts.isSchemeName(scheme)
     }
 }
@@ -252,7 +252,7 @@ extension Route {
     /// The earlier routes are kept in a tree of their segments per scheme and host, so a
     /// route is compared only with the earlier routes whose segments agree with its own
     /// position by position — not with every earlier route.
-    public static func firstShadowing(in routes: [Route]) -> [Int?] {
+    package static func firstShadowing(in routes: [Route]) -> [Int?] {
         final class Node {
             var literals: [[UInt8]: Node] = [:]
             var capture: Node?

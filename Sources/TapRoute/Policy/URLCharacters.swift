@@ -13,11 +13,11 @@
 ///   U+FFA0, …) except the variation selectors (U+FE00–U+FE0F, U+E0100–U+E01EF,
 ///   U+180B–U+180D, U+180F), which only pick a glyph for the character before them and
 ///   which emoji need (U+FE0F). Hosts refuse them too (``IDNA``).
-public enum URLCharacters {
+package enum URLCharacters {
     /// The class of code points `scalar` belongs to when a URL may not contain it, else `nil`.
     /// U+0020 is not in a class: a raw space is refused by the parser, an encoded one (`%20`)
     /// is ordinary text.
-    public static func forbiddenClass(of scalar: Unicode.Scalar) -> ForbiddenClass? {
+    package static func forbiddenClass(of scalar: Unicode.Scalar) -> ForbiddenClass? {
         let v = scalar.value
         if v < 0x20 || v == 0x7F { return .control }
         if v < 0x80 { return nil }
@@ -37,29 +37,7 @@ public enum URLCharacters {
     }
 
     /// A class of code points no URL may contain.
-    public enum ForbiddenClass: Sendable, Hashable, CustomStringConvertible {
-        /// C0 controls, DEL and C1 controls.
-        case control
-        /// Non-ASCII spaces (Unicode `Zs` but U+0020).
-        case space
-        /// U+2028 LINE SEPARATOR and U+2029 PARAGRAPH SEPARATOR.
-        case lineSeparator
-        /// Bidi controls: U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069.
-        case bidiControl
-        /// Invisible formatting characters (`Cf`, other default-ignorable code points).
-        case invisibleFormatting
-
-        /// The class, as a warning names it ("a bidi control").
-        public var description: String {
-            switch self {
-            case .control: "a control character"
-            case .space: "a non-ASCII space"
-            case .lineSeparator: "a line or paragraph separator"
-            case .bidiControl: "a bidi control"
-            case .invisibleFormatting: "an invisible formatting character"
-            }
-        }
-    }
+    package typealias ForbiddenClass = ForbiddenCharacterClass
 
     /// `U+XXXX (class)`, as the reasons name a forbidden code point.
     static func describe(_ value: UInt32, _ forbidden: ForbiddenClass) -> String {
@@ -193,6 +171,31 @@ public enum URLCharacters {
         case 0xED: return next >= 0xA0 && next <= 0xBF
         case 0xF0: return next >= 0x80 && next <= 0x8F
         default: return false
+        }
+    }
+}
+
+/// A class of code points no URL may contain.
+public enum ForbiddenCharacterClass: Sendable, Hashable, CustomStringConvertible {
+    /// C0 controls, DEL and C1 controls.
+    case control
+    /// Non-ASCII spaces (Unicode `Zs` but U+0020).
+    case space
+    /// U+2028 LINE SEPARATOR and U+2029 PARAGRAPH SEPARATOR.
+    case lineSeparator
+    /// Bidi controls: U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069.
+    case bidiControl
+    /// Invisible formatting characters (`Cf`, other default-ignorable code points).
+    case invisibleFormatting
+
+    /// The class, as a warning names it ("a bidi control").
+    public var description: String {
+        switch self {
+        case .control: "a control character"
+        case .space: "a non-ASCII space"
+        case .lineSeparator: "a line or paragraph separator"
+        case .bidiControl: "a bidi control"
+        case .invisibleFormatting: "an invisible formatting character"
         }
     }
 }

@@ -23,7 +23,7 @@ public struct URLParts: Sendable, Hashable {
 
     /// The host as browsers and iOS read it, for comparisons: lower-cased (hosts compare
     /// case-insensitively), and an internationalized host of an http(s), ws(s) or ftp URL in
-    /// its ASCII form (`bücher.de` → `xn--bcher-kva.de`, ``IDNA``).
+    /// its ASCII form (`bücher.de` → `xn--bcher-kva.de`, `IDNA`).
     public var normalizedHost: String {
         if host.utf8.contains(where: { $0 >= 0x80 }) {
             return (try? IDNA.asciiHost(Substring(host))) ?? host.lowercased()
@@ -85,7 +85,7 @@ public struct URLParts: Sendable, Hashable {
             /// An ASCII control character or space, at byte `offset`.
             case controlCharacter(offset: Int)
             /// A forbidden non-ASCII code point (``URLCharacters``).
-            case forbiddenCharacter(codePoint: UInt32, URLCharacters.ForbiddenClass)
+            case forbiddenCharacter(codePoint: UInt32, ForbiddenCharacterClass)
             /// No scheme, or not one RFC 3986 allows, before the first `:`.
             case noScheme
             /// A `\` before the query of a special scheme or `file`, at byte `offset`.
@@ -117,7 +117,7 @@ public struct URLParts: Sendable, Hashable {
             /// A non-ASCII host of a custom scheme.
             case nonASCIICustomHost(String)
             /// An internationalized host label ``IDNA`` refuses.
-            case hostLabel(IDNA.LabelProblem)
+            case hostLabel(HostLabelProblem)
             /// A special host that ends in a number but is not a dotted-decimal IPv4 address.
             case numericHost(String)
         }
@@ -164,7 +164,7 @@ public struct URLParts: Sendable, Hashable {
     ///
     /// This is TapRoute's one reading of a URL. It accepts only URLs whose scheme, user
     /// info, host and port browsers (WHATWG URL) and iOS read the same way, and refuses:
-    /// - whitespace, control characters and the other code points of ``URLCharacters``;
+    /// - whitespace, control characters and the other code points of `URLCharacters`;
     /// - for `http`, `https`, `ws`, `wss` and `ftp` (WHATWG's special schemes): a `\\`
     ///   before the query (also for `file`), no `//` or an empty host, any user info
     ///   (`https://a.com@b.com`), a host that ends in a number but is not a dotted-decimal
@@ -174,7 +174,7 @@ public struct URLParts: Sendable, Hashable {
     ///   host;
     /// - hosts with characters beyond RFC 3986 `unreserved` and `sub-delims`, or with a `%`
     ///   (custom schemes: one not starting an escape `%XX`);
-    ///   IPv6 hosts not in canonical form; internationalized labels ``IDNA`` refuses.
+    ///   IPv6 hosts not in canonical form; internationalized labels `IDNA` refuses.
     /// - Throws: ``ParseFailure`` saying what is malformed.
     public static func parse(_ string: String) throws(ParseFailure) -> URLParts {
         var copy = string
@@ -337,7 +337,7 @@ public struct URLParts: Sendable, Hashable {
     }
 
     /// Checks a host that is not an IPv6 literal: RFC 3986 `reg-name` characters
-    /// (unreserved, sub-delimiters, and `%XX` escapes only in custom schemes); internationalized labels as ``IDNA`` allows them
+    /// (unreserved, sub-delimiters, and `%XX` escapes only in custom schemes); internationalized labels as `IDNA` allows them
     /// (non-ASCII only in special schemes); a special host that ends in a number is an IPv4
     /// address in its canonical dotted-decimal form.
     private static func checkHost(_ bytes: UnsafeBufferPointer<UInt8>, special: Bool) throws(ParseFailure) {

@@ -11,35 +11,35 @@
 /// implementation is `RFC3986Parser.parse(urlString:encodingInvalidCharacters:)` in
 /// swiftlang/swift-foundation, `Sources/FoundationEssentials/URL/URLParser.swift`).
 ///
-/// ``repaired(_:)`` makes exactly that repair, narrowly: it never touches the scheme or the
+/// `repaired(_:)` makes exactly that repair, narrowly: it never touches the scheme or the
 /// authority (user info, host, port), and it declines URLs holding a control character or
-/// any other code point of ``URLCharacters`` (those stay rejected), and http(s), ws(s),
+/// any other code point of `URLCharacters` (those stay rejected), and http(s), ws(s),
 /// ftp and file URLs with a `\` before the query (browsers read it as `/`). The policy
 /// runs the full safety check (``URLSafety``) on the repaired URL; only a URL that then
 /// passes is used, with a `urlRepaired` warning.
 public enum URLRepair {
     /// A repaired URL and what the repair encoded.
-    public struct Repair: Sendable, Hashable {
+    package struct Repair: Sendable, Hashable {
         /// The URL as iOS 17 and later read it.
-        public let url: String
+        package let url: String
         /// Each distinct character the repair percent-encoded, in order of first
         /// appearance, with its encoding (`" " → "%20"`, `"é" → "%C3%A9"`).
-        public let encoded: [Encoded]
+        package let encoded: [Encoded]
         /// The components the repair encoded, in URL order (`path`, `query`, `fragment`).
-        public let components: [String]
+        package let components: [String]
     }
 
     /// One character the repair percent-encoded.
-    public struct Encoded: Sendable, Hashable {
+    package struct Encoded: Sendable, Hashable {
         /// The character as it stood.
-        public let character: String
+        package let character: String
         /// Its percent-encoding (UTF-8).
-        public let escape: String
+        package let escape: String
     }
 
     /// The URL `URL(string:)` on iOS 17 and later makes of `url`, when that differs from `url`
     /// and the repair is one TapRoute accepts (see the type's summary); else `nil`.
-    public static func repaired(_ url: String) -> Repair? {
+    package static func repaired(_ url: String) -> Repair? {
         var copy = url
         return copy.withUTF8 { repaired(bytes: $0) }
     }

@@ -7,7 +7,7 @@
 /// ``SecuritySettings/maxURLLength``, has a scheme outside
 /// ``SecuritySettings/allowedSchemes`` or one that is never allowed (`javascript`, `data`,
 /// `file`, `vbscript`, `blob`, `filesystem`), contains an encoded NUL (`%00`), hides a
-/// forbidden code point (``URLCharacters``) or an overlong UTF-8 form behind percent-encoding
+/// forbidden code point (`URLCharacters`) or an overlong UTF-8 form behind percent-encoding
 /// at any depth (`%E2%80%AE`, `%252500`), or has a host outside
 /// ``SecuritySettings/allowedHosts`` when that list is set (compared in the host's ASCII
 /// form, as browsers read it).
@@ -52,7 +52,7 @@ public struct URLSafety: Sendable {
             /// An encoded NUL byte (`%00`).
             case encodedNUL
             /// A forbidden code point behind percent-encoding, at any depth.
-            case encodedForbiddenCharacter(codePoint: UInt32, URLCharacters.ForbiddenClass)
+            case encodedForbiddenCharacter(codePoint: UInt32, ForbiddenCharacterClass)
             /// An overlong or surrogate UTF-8 form behind percent-encoding.
             case encodedOverlongUTF8
             /// A host (in its ASCII form) that is not in ``SecuritySettings/allowedHosts``.

@@ -6,12 +6,12 @@ extension AdapterRegistry {
     ///   scheme is not allowed (not in `security.allowedSchemes`, not one of `app.schemes`,
     ///   not claimed by an enabled adapter, or never allowed), the host is not in
     ///   `security.allowedHosts`, an `http(s)` pattern has no host, the shortest matching
-    ///   URL is over `security.maxURLLength` — judged on ``Route/exampleURL``;
-    /// - or an earlier route matches every URL it matches (``Route/matchesEveryURL(of:)``).
+    ///   URL is over `security.maxURLLength` — judged on `Route.exampleURL`;
+    /// - or an earlier route matches every URL it matches (`Route.matchesEveryURL(of:)`).
     ///
     /// `normalize check-config` reports them; loading a configuration does not (a dead
     /// route changes no output).
-    public func unreachableRoutes() -> [ConfigurationError] {
+    package func unreachableRoutes() -> [ConfigurationError] {
         var errors: [ConfigurationError] = []
         let routes = configuration.routes
         let shadowing = Route.firstShadowing(in: routes)

@@ -31,7 +31,7 @@ public struct AASADiagnostic: Sendable, Hashable, CustomStringConvertible {
         /// A value has the wrong JSON type.
         public static let invalidType: Code = "invalidType"
 
-        // Warnings
+        // Warnings (the lint warnings are `normalize aasa lint`'s: TapRouteTooling)
         /// A key Apple does not define; it is ignored.
         public static let unknownKey: Code = "unknownKey"
         /// The file has no `applinks` section: no URL on the domain opens an app.
@@ -46,26 +46,13 @@ public struct AASADiagnostic: Sendable, Hashable, CustomStringConvertible {
         public static let appIDAndAppIDs: Code = "appIDAndAppIDs"
         /// An app ID is not of the form `TEAMID.bundle.identifier`.
         public static let malformedAppID: Code = "malformedAppID"
-        /// The same app is listed in more than one `details` entry.
-        public static let appInSeveralDetails: Code = "appInSeveralDetails"
         /// A `details` entry has neither `components` nor `paths`: it matches no URL.
         public static let noRules: Code = "noRules"
         /// A `details` entry has both `paths` and `components`; iOS 13 and later use only
         /// `components`.
         public static let mixedPathsAndComponents: Code = "mixedPathsAndComponents"
-        /// An exclude rule can never decide, because an earlier rule matches every URL it
-        /// matches.
-        public static let unreachableExclude: Code = "unreachableExclude"
-        /// A rule can never decide, because an earlier rule matches every URL it matches.
-        public static let unreachableRule: Code = "unreachableRule"
-        /// An exclude rule has `"#": "*"`, which also matches URLs without a fragment.
-        public static let excludeFragmentWildcard: Code = "excludeFragmentWildcard"
         /// A `?` dictionary has a value that is not a string, which voids the whole dictionary.
         public static let queryDictionaryVoided: Code = "queryDictionaryVoided"
-        /// A pattern uses `$(name)` for a variable that is not defined: it never matches.
-        public static let undefinedVariable: Code = "undefinedVariable"
-        /// A pattern has `$(` without a closing `)`: it never matches.
-        public static let malformedVariable: Code = "malformedVariable"
         /// A substitution variable's value contains `$(`, which is not expanded there.
         public static let nestedVariable: Code = "nestedVariable"
         /// A substitution variable's name contains `$`, `(` or `)`, so no pattern can use it.
@@ -87,7 +74,7 @@ public struct AASADiagnostic: Sendable, Hashable, CustomStringConvertible {
     public var path: String
 
     /// Creates a diagnostic.
-    public init(_ severity: Severity, _ code: Code, _ message: String, at path: String) {
+    package init(_ severity: Severity, _ code: Code, _ message: String, at path: String) {
         self.severity = severity
         self.code = code
         self.message = message
@@ -105,7 +92,7 @@ public struct AASAError: Error, Sendable, Hashable, CustomStringConvertible {
     public var diagnostics: [AASADiagnostic]
 
     /// Creates an error from the diagnostics of an analysis.
-    public init(diagnostics: [AASADiagnostic]) {
+    package init(diagnostics: [AASADiagnostic]) {
         self.diagnostics = diagnostics
     }
 

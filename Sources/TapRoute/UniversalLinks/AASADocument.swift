@@ -3,8 +3,8 @@
 ///
 /// Only the `applinks` section is modelled; `webcredentials`, `appclips` and
 /// `activitycontinuation` list apps but match no URLs. Read a file with ``init(bytes:)``
-/// (strict: any error throws), or ``analyze(bytes:lint:)`` to get every error and lint warning
-/// (what `normalize aasa lint` prints). Match URLs with ``AASAMatcher``.
+/// (strict: any error throws; `normalize aasa lint` reports every problem of a file, with lint
+/// warnings). Match URLs with ``AASAMatcher``.
 ///
 /// ```swift
 /// let document = try AASADocument(bytes: Array(fileContents))
@@ -30,7 +30,7 @@ public struct AASADocument: Sendable, Hashable {
     public var detailsWereDictionary: Bool
 
     /// Creates a document.
-    public init(
+    package init(
         hasApplinks: Bool = true,
         defaults: AASAOptions = AASAOptions(),
         substitutionVariables: [AASASubstitutionVariable] = [],
@@ -44,15 +44,15 @@ public struct AASADocument: Sendable, Hashable {
         self.detailsWereDictionary = detailsWereDictionary
     }
 
-    /// Reads a file, strictly. The lint checks do not run (``analyze(bytes:lint:)`` runs
-    /// them), and a file larger than ``maximumSize`` is refused before it is parsed.
+    /// Reads a file, strictly. The lint checks do not run (`normalize aasa lint` runs them),
+    /// and a file larger than ``maximumSize`` is refused before it is parsed.
     /// - Throws: ``AASAError`` when the file is larger than ``maximumSize``, is not JSON, or
     ///   has any value of the wrong type.
     public init(bytes: [UInt8]) throws(AASAError) {
         if let tooLarge = AASADocument.sizeDiagnostic(byteCount: bytes.count) {
             throw AASAError(diagnostics: [tooLarge])
         }
-        let analysis = AASADocument.analyze(bytes: bytes, lint: false)
+        let analysis = AASADocument.analyze(bytes: bytes)
         if analysis.hasErrors { throw AASAError(diagnostics: analysis.diagnostics) }
         self = analysis.document
     }
@@ -61,30 +61,24 @@ public struct AASADocument: Sendable, Hashable {
     /// checked: there are no bytes).
     /// - Throws: ``AASAError`` when any value has the wrong type.
     public init(json: JSONValue) throws(AASAError) {
-        let analysis = AASADocument.analyze(json: json, lint: false)
+        let analysis = AASADocument.analyze(json: json)
         if analysis.hasErrors { throw AASAError(diagnostics: analysis.diagnostics) }
         self = analysis.document
     }
 
-    /// The lint warnings for this document (what ``analyze(bytes:lint:)`` adds with `lint:
-    /// true`): rules that never apply, `"#": "*"` on an exclude, undefined variables, an app
-    /// listed in several entries.
-    public func lintWarnings() -> [AASADiagnostic] {
-        AASALinter(document: self).warnings()
-    }
-
     /// The `tooLarge` error for a file of `byteCount` bytes (`exact: false`: of more than
     /// ``maximumSize`` bytes, reading stopped there), or `nil` when Apple accepts that size.
-    public static func sizeDiagnostic(byteCount: Int, exact: Bool = true) -> AASADiagnostic? {
+    package static func sizeDiagnostic(byteCount: Int, exact: Bool = true) -> AASADiagnostic? {
         guard byteCount > maximumSize else { return nil }
         let size = exact ? "\(byteCount) bytes" : "more than \(maximumSize) bytes"
         return AASADiagnostic(.error, .tooLarge, "the file is \(size); Apple accepts at most \(maximumSize) (128 KB)", at: "$")
     }
 
-    /// Reads a file and reports every problem: errors (size, JSON, types) and, when `lint`
-    /// is true, the lint warnings (what `normalize aasa lint` prints). A UTF-8 byte order mark
-    /// at the start is skipped. Never throws; the document holds what could be read.
-    public static func analyze(bytes: [UInt8], lint: Bool = true) -> AASAAnalysis {
+    /// Reads a file and reports every problem the reader finds: errors (size, JSON, types) and
+    /// structural warnings; the lint warnings are the tooling's (`normalize aasa lint`). A
+    /// UTF-8 byte order mark at the start is skipped. Never throws; the document holds what
+    /// could be read.
+    package static func analyze(bytes: [UInt8]) -> AASAAnalysis {
         var diagnostics: [AASADiagnostic] = []
         if let tooLarge = sizeDiagnostic(byteCount: bytes.count) { diagnostics.append(tooLarge) }
         let json: JSONValue
@@ -99,37 +93,35 @@ public struct AASADocument: Sendable, Hashable {
             diagnostics.append(AASADiagnostic(.error, .invalidJSON, "not valid JSON: \(error.description)", at: "$"))
             return AASAAnalysis(document: AASADocument(hasApplinks: false), diagnostics: diagnostics)
         }
-        var analysis = analyze(json: json, lint: lint)
+        var analysis = analyze(json: json)
         analysis.diagnostics.insert(contentsOf: diagnostics, at: 0)
         return analysis
     }
 
-    /// Reads a parsed file and reports every problem (except the size limit): type errors,
-    /// structural warnings and, when `lint` is true, the lint warnings.
-    public static func analyze(json: JSONValue, lint: Bool = true) -> AASAAnalysis {
+    /// Reads a parsed file and reports every problem the reader finds (except the size
+    /// limit): type errors and structural warnings.
+    package static func analyze(json: JSONValue) -> AASAAnalysis {
         var reader = AASAReader()
         let document = reader.read(json)
-        var diagnostics = reader.diagnostics
-        if lint { diagnostics += AASALinter(document: document).warnings() }
-        return AASAAnalysis(document: document, diagnostics: diagnostics)
+        return AASAAnalysis(document: document, diagnostics: reader.diagnostics)
     }
 }
 
 /// The outcome of reading an AASA file: what could be read and every problem found.
-public struct AASAAnalysis: Sendable, Hashable {
+package struct AASAAnalysis: Sendable, Hashable {
     /// The document, without the parts that had errors.
-    public var document: AASADocument
+    package var document: AASADocument
     /// Errors and warnings, in the order found.
-    public var diagnostics: [AASADiagnostic]
+    package var diagnostics: [AASADiagnostic]
 
     /// Creates an analysis.
-    public init(document: AASADocument, diagnostics: [AASADiagnostic]) {
+    package init(document: AASADocument, diagnostics: [AASADiagnostic]) {
         self.document = document
         self.diagnostics = diagnostics
     }
 
     /// Whether any diagnostic is an error (the file must not be used).
-    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+    package var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 }
 
 /// `caseSensitive` and `percentEncoded` at one level: built-in (both `true`) <
@@ -143,13 +135,13 @@ public struct AASAOptions: Sendable, Hashable {
     public var percentEncoded: Bool?
 
     /// Creates options.
-    public init(caseSensitive: Bool? = nil, percentEncoded: Bool? = nil) {
+    package init(caseSensitive: Bool? = nil, percentEncoded: Bool? = nil) {
         self.caseSensitive = caseSensitive
         self.percentEncoded = percentEncoded
     }
 
     /// These options over `base`: each value that is set here wins.
-    public func over(_ base: AASAOptions) -> AASAOptions {
+    package func over(_ base: AASAOptions) -> AASAOptions {
         AASAOptions(caseSensitive: caseSensitive ?? base.caseSensitive, percentEncoded: percentEncoded ?? base.percentEncoded)
     }
 }
@@ -162,7 +154,7 @@ public struct AASASubstitutionVariable: Sendable, Hashable {
     public var values: [String]
 
     /// Creates a variable.
-    public init(name: String, values: [String]) {
+    package init(name: String, values: [String]) {
         self.name = name
         self.values = values
     }
@@ -184,7 +176,7 @@ public struct AASADetail: Sendable, Hashable {
     public var location: String
 
     /// Creates an entry.
-    public init(
+    package init(
         appIDs: [String],
         components: [AASAComponent]? = nil,
         paths: [AASALegacyPath]? = nil,
@@ -219,7 +211,7 @@ public struct AASAComponent: Sendable, Hashable {
     public var index: Int
 
     /// Creates a rule.
-    public init(
+    package init(
         path: String? = nil,
         query: AASAQueryPattern? = nil,
         fragment: String? = nil,
@@ -262,7 +254,7 @@ public enum AASAQueryPattern: Sendable, Hashable {
     case voided(nonStringKey: String, original: JSONObject)
 
     /// The pattern as written.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         switch self {
         case .whole(let pattern): return .string(pattern)
         case .items(let items): return .object(JSONObject(items.map { ($0.name, JSONValue.string($0.pattern)) }))
@@ -279,7 +271,7 @@ public struct AASAQueryItemPattern: Sendable, Hashable {
     public var pattern: String
 
     /// Creates an entry.
-    public init(name: String, pattern: String) {
+    package init(name: String, pattern: String) {
         self.name = name
         self.pattern = pattern
     }
@@ -295,7 +287,7 @@ public struct AASALegacyPath: Sendable, Hashable {
     public var index: Int
 
     /// Creates an entry.
-    public init(pattern: String, exclude: Bool = false, index: Int = 0) {
+    package init(pattern: String, exclude: Bool = false, index: Int = 0) {
         self.pattern = pattern
         self.exclude = exclude
         self.index = index
@@ -307,7 +299,7 @@ public struct AASALegacyPath: Sendable, Hashable {
     }
 
     /// Parses an entry as written in the file.
-    public init(_ text: String, index: Int = 0) {
+    package init(_ text: String, index: Int = 0) {
         if text.hasPrefix("NOT ") {
             self.init(pattern: String(text.dropFirst(4)), exclude: true, index: index)
         } else {

@@ -20,7 +20,7 @@ public struct AASAMatcher: Sendable {
     /// The app whose rules this matcher applies.
     public let appID: String
     /// The number of `details` entries that list the app (usually one).
-    public let detailCount: Int
+    package let detailCount: Int
     private let rules: [CompiledRule]
 
     /// Compiles the rules that apply to `appID`.
@@ -53,7 +53,7 @@ public struct AASAMatcher: Sendable {
 
     /// The decision for a path, query (without `?`, `nil` when absent) and fragment (without
     /// `#`), each as written in the URL (percent-escapes intact).
-    public func match(path: String, query: String?, fragment: String?) -> AASAMatch {
+    package func match(path: String, query: String?, fragment: String?) -> AASAMatch {
         var subjects = Subjects(path: path, query: query ?? "", fragment: fragment ?? "")
         for rule in rules where rule.matches(&subjects) {
             return AASAMatch(outcome: rule.rule.exclude ? .excluded : .match, rule: rule.rule)
@@ -63,7 +63,7 @@ public struct AASAMatcher: Sendable {
 
     /// A pattern path with its leading and trailing slash runs dropped and one leading `/`
     /// put back: `abc`, `//abc/` → `/abc`; `` → `/`.
-    static func normalizedPath<S: StringProtocol>(_ text: S) -> String {
+    package static func normalizedPath<S: StringProtocol>(_ text: S) -> String {
         var s = Substring(text)
         while s.first == "/" { s = s.dropFirst() }
         while s.last == "/" { s = s.dropLast() }
@@ -99,7 +99,7 @@ public struct AASAMatch: Sendable, Hashable {
     public var rule: AASARule?
 
     /// Creates a decision.
-    public init(outcome: Outcome, rule: AASARule?) {
+    package init(outcome: Outcome, rule: AASARule?) {
         self.outcome = outcome
         self.rule = rule
     }
@@ -136,7 +136,7 @@ public struct AASARule: Sendable, Hashable, CustomStringConvertible {
     public var comment: String?
 
     /// Creates a rule reference.
-    public init(kind: Kind, detail: Int, index: Int, exclude: Bool, location: String, summary: String, comment: String? = nil) {
+    package init(kind: Kind, detail: Int, index: Int, exclude: Bool, location: String, summary: String, comment: String? = nil) {
         self.kind = kind
         self.detail = detail
         self.index = index

@@ -5,7 +5,7 @@
 ///
 /// A "character" is one Unicode scalar. With case-insensitive matching, literals and
 /// alternatives are lower-cased when compiled and the subject when matched.
-struct AASAPattern: Sendable, Hashable {
+package struct AASAPattern: Sendable, Hashable {
     enum Token: Sendable, Hashable {
         case scalar(Unicode.Scalar)
         case any
@@ -15,7 +15,7 @@ struct AASAPattern: Sendable, Hashable {
     }
 
     /// A problem found while compiling; the pattern then never matches.
-    enum Issue: Sendable, Hashable {
+    package enum Issue: Sendable, Hashable {
         case undefinedVariable(String)
         case unterminatedVariable
     }
@@ -26,7 +26,7 @@ struct AASAPattern: Sendable, Hashable {
 
     /// Compiles `text`. `variables` resolves `$(name)`; `nil` means the pattern has no
     /// variables (legacy `paths`: `$(` is literal there).
-    static func compile(_ text: String, caseSensitive: Bool, variables: AASAVariables?) -> (AASAPattern, [Issue]) {
+    package static func compile(_ text: String, caseSensitive: Bool, variables: AASAVariables?) -> (AASAPattern, [Issue]) {
         var tokens: [Token] = []
         var issues: [Issue] = []
         var literal = ""
@@ -291,7 +291,7 @@ struct AASAAlternatives: Sendable, Hashable {
 }
 
 /// The substitution variables a document defines, over the predefined ones.
-struct AASAVariables: Sendable {
+package struct AASAVariables: Sendable {
     /// The predefined variable names.
     static let predefined: Set<String> = ["alpha", "upper", "lower", "alnum", "digit", "xdigit", "region", "lang"]
 
@@ -307,7 +307,7 @@ struct AASAVariables: Sendable {
     /// every `$(name)` shares them.
     private var compiled: [String: (sensitive: AASAAlternatives, insensitive: AASAAlternatives)]
 
-    init(_ variables: [AASASubstitutionVariable]) {
+    package init(_ variables: [AASASubstitutionVariable]) {
         var custom: [String: [String]] = [:]
         var compiled: [String: (sensitive: AASAAlternatives, insensitive: AASAAlternatives)] = [:]
         for variable in variables {

@@ -313,7 +313,7 @@ struct AASAReader {
 }
 
 /// `base.key`, or `base["key"]` when the key is not a plain identifier.
-func jsonPath(_ base: String, _ key: String) -> String {
+package func jsonPath(_ base: String, _ key: String) -> String {
     let plain =
         !key.isEmpty
         && key.utf8.allSatisfy { ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F }

@@ -25,7 +25,7 @@ extension URLClassifier {
 extension AASAMatcher {
     /// The decision as the URL classifier needs it: whether the app opens `parts`, and,
     /// when an exclude rule refused it, a sentence naming that rule.
-    public func decision(for parts: URLParts, domain: String) -> UniversalLinkDecision {
+    package func decision(for parts: URLParts, domain: String) -> UniversalLinkDecision {
         let result = match(parts)
         switch result.outcome {
         case .match:

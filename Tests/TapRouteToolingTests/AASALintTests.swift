@@ -1,32 +1,39 @@
 import TapRoute
+import TapRouteTestSupport
+import TapRouteTooling
 import Testing
 
 /// Validation (what makes a file unusable) and lint warnings (what makes it behave
 /// differently from what its author meant).
 @Suite("AASA validation and lint")
 struct AASALintTests {
+    /// Every diagnostic of `text`: what `normalize aasa lint` prints.
+    static func diagnostics(_ text: String) -> [AASADiagnostic] {
+        AASADocument.lint(bytes: Array(text.utf8)).diagnostics
+    }
+
     private func codes(_ text: String) -> [String] {
-        AASATest.diagnostics(text).map(\.code.rawValue)
+        Self.diagnostics(text).map(\.code.rawValue)
     }
 
     private func only(_ code: AASADiagnostic.Code, in text: String) -> [AASADiagnostic] {
-        AASATest.diagnostics(text).filter { $0.code == code }
+        Self.diagnostics(text).filter { $0.code == code }
     }
 
     // MARK: Validation
 
     @Test func appleExampleIsClean() {
-        #expect(AASATest.diagnostics(AASASpecTests.appleOverview).isEmpty)
+        #expect(Self.diagnostics(AASATestFiles.appleOverview).isEmpty)
     }
 
     @Test func sizeLimitIs128KB() throws {
-        let head = AASATest.file(components: [#"{"/": "/a"}"#])
+        let head = AASATestFiles.file(components: [#"{"/": "/a"}"#])
         let pad = AASADocument.maximumSize - head.utf8.count
         let exactly = head + String(repeating: " ", count: pad)
         #expect(exactly.utf8.count == 131_072)
         #expect(try AASADocument(bytes: Array(exactly.utf8)).details.count == 1)
         let over = exactly + " "
-        let analysis = AASADocument.analyze(bytes: Array(over.utf8))
+        let analysis = AASADocument.lint(bytes: Array(over.utf8))
         #expect(analysis.hasErrors)
         #expect(analysis.diagnostics.first?.code == .tooLarge)
         #expect(analysis.diagnostics.first?.message.contains("131073 bytes") == true)
@@ -34,12 +41,12 @@ struct AASALintTests {
     }
 
     @Test func invalidJSONIsAnError() {
-        let analysis = AASADocument.analyze(bytes: Array(#"{"applinks": {"details": [}"#.utf8))
+        let analysis = AASADocument.lint(bytes: Array(#"{"applinks": {"details": [}"#.utf8))
         #expect(analysis.hasErrors)
         #expect(analysis.diagnostics.map(\.code) == [.invalidJSON])
         #expect(analysis.diagnostics.first?.message.contains("line 1") == true)
         // Not UTF-8.
-        #expect(AASADocument.analyze(bytes: [0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D]).diagnostics.map(\.code) == [.invalidJSON])
+        #expect(AASADocument.lint(bytes: [0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D]).diagnostics.map(\.code) == [.invalidJSON])
     }
 
     @Test(arguments: [
@@ -62,10 +69,10 @@ struct AASALintTests {
         (#"{"applinks": {"details": []}, "webcredentials": {"apps": "A.b"}}"#, "$.webcredentials.apps"),
     ])
     func wrongTypesAreErrorsNamingWhere(text: String, path: String) {
-        let errors = AASATest.diagnostics(text).filter { $0.severity == .error }
+        let errors = Self.diagnostics(text).filter { $0.severity == .error }
         #expect(errors.map(\.code) == [.invalidType], "\(text)")
         #expect(errors.first?.path == path, "\(text)")
-        #expect(throws: AASAError.self) { try AASATest.document(text) }
+        #expect(throws: AASAError.self) { try AASADocument(bytes: Array(text.utf8)) }
     }
 
     @Test func parsedJSONIsCheckedTheSameWay() throws {
@@ -86,20 +93,20 @@ struct AASALintTests {
 
     @Test func aBrokenRuleKeepsTheOthersIndices() {
         let text = #"{"applinks": {"details": [{"appIDs": ["A.b"], "components": [{"/": 1}, {"/": "/ok"}]}]}}"#
-        let analysis = AASADocument.analyze(bytes: Array(text.utf8))
+        let analysis = AASADocument.lint(bytes: Array(text.utf8))
         #expect(analysis.document.details.first?.components?.map(\.index) == [1])
     }
 
     @Test func warningsDoNotMakeAFileInvalid() throws {
         let text = #"{"applinks": {"details": [{"appIDs": ["A.b"], "components": [{"/": "*"}], "extra": 1}]}, "other": {}}"#
         #expect(codes(text) == ["unknownKey", "unknownKey"])
-        #expect(try AASATest.document(text).details.count == 1)
+        #expect(try AASADocument(bytes: Array(text.utf8)).details.count == 1)
     }
 
     // MARK: Lint: ordering
 
     @Test func excludeAfterCatchAllIsUnreachable() {
-        let text = AASATest.file(components: [#"{"/": "*"}"#, #"{"/": "/private/*", "exclude": true}"#])
+        let text = AASATestFiles.file(components: [#"{"/": "*"}"#, #"{"/": "/private/*", "exclude": true}"#])
         let found = only(.unreachableExclude, in: text)
         #expect(found.count == 1)
         #expect(found.first?.path == "$.applinks.details[0].components[1]")
@@ -107,16 +114,17 @@ struct AASALintTests {
     }
 
     @Test func excludeAfterEmptyComponentOrSlashStarIsUnreachable() {
-        #expect(only(.unreachableExclude, in: AASATest.file(components: ["{}", #"{"/": "/x", "exclude": true}"#])).count == 1)
+        #expect(only(.unreachableExclude, in: AASATestFiles.file(components: ["{}", #"{"/": "/x", "exclude": true}"#])).count == 1)
         #expect(
-            only(.unreachableExclude, in: AASATest.file(components: [#"{"/": "/*"}"#, ##"{"#": "nolink", "exclude": true}"##])).count == 1
+            only(.unreachableExclude, in: AASATestFiles.file(components: [#"{"/": "/*"}"#, ##"{"#": "nolink", "exclude": true}"##])).count
+                == 1
         )
     }
 
     @Test func excludeAfterABroaderPrefixIsUnreachable() {
-        let reversed = AASATest.file(components: [#"{"/": "/help/*"}"#, #"{"/": "/help/website/*", "exclude": true}"#])
+        let reversed = AASATestFiles.file(components: [#"{"/": "/help/*"}"#, #"{"/": "/help/website/*", "exclude": true}"#])
         #expect(only(.unreachableExclude, in: reversed).count == 1)
-        let parent = AASATest.file(components: [#"{"/": "/help/*"}"#, #"{"/": "/help", "exclude": true}"#])
+        let parent = AASATestFiles.file(components: [#"{"/": "/help/*"}"#, #"{"/": "/help", "exclude": true}"#])
         #expect(only(.unreachableExclude, in: parent).count == 1)
     }
 
@@ -129,12 +137,12 @@ struct AASALintTests {
             [##"{"#": "x"}"##, #"{"/": "/y", "exclude": true}"#],
         ]
         for components in cases {
-            #expect(only(.unreachableExclude, in: AASATest.file(components: components)).isEmpty, "\(components)")
+            #expect(only(.unreachableExclude, in: AASATestFiles.file(components: components)).isEmpty, "\(components)")
         }
     }
 
     @Test func ruleAfterCatchAllExcludeNeverOpensTheApp() {
-        let text = AASATest.file(components: [##"{"#": "*", "exclude": true}"##, #"{"/": "/buy/*"}"#])
+        let text = AASATestFiles.file(components: [##"{"#": "*", "exclude": true}"##, #"{"/": "/buy/*"}"#])
         #expect(only(.unreachableRule, in: text).map(\.path) == ["$.applinks.details[0].components[1]"])
     }
 
@@ -148,23 +156,23 @@ struct AASALintTests {
     // MARK: Lint: fragments, variables, query
 
     @Test func fragmentStarOnExclude() {
-        let star = AASATest.file(components: [##"{"/": "/a/*", "#": "*", "exclude": true}"##])
+        let star = AASATestFiles.file(components: [##"{"/": "/a/*", "#": "*", "exclude": true}"##])
         #expect(only(.excludeFragmentWildcard, in: star).map(\.path) == ["$.applinks.details[0].components[0]"])
-        let fixed = AASATest.file(components: [##"{"/": "/a/*", "#": "?*", "exclude": true}"##])
+        let fixed = AASATestFiles.file(components: [##"{"/": "/a/*", "#": "?*", "exclude": true}"##])
         #expect(only(.excludeFragmentWildcard, in: fixed).isEmpty)
-        let include = AASATest.file(components: [##"{"#": "*"}"##])
+        let include = AASATestFiles.file(components: [##"{"#": "*"}"##])
         #expect(only(.excludeFragmentWildcard, in: include).isEmpty)
     }
 
     @Test func undefinedAndMalformedVariables() {
-        let text = AASATest.file(components: [#"{"/": "/$(nope)/x", "?": {"q": "$(digit"}}"#])
+        let text = AASATestFiles.file(components: [#"{"/": "/$(nope)/x", "?": {"q": "$(digit"}}"#])
         #expect(only(.undefinedVariable, in: text).map(\.path) == [#"$.applinks.details[0].components[0]["/"]"#])
         #expect(only(.malformedVariable, in: text).map(\.path) == [#"$.applinks.details[0].components[0]["?"].q"#])
-        #expect(only(.undefinedVariable, in: AASATest.file(components: [#"{"/": "/$(lang)/$(digit)"}"#])).isEmpty)
+        #expect(only(.undefinedVariable, in: AASATestFiles.file(components: [#"{"/": "/$(lang)/$(digit)"}"#])).isEmpty)
     }
 
     @Test func variableDefinitionWarnings() {
-        let text = AASATest.file(
+        let text = AASATestFiles.file(
             components: [#"{"/": "/$(ok)"}"#],
             variables: #"{"ok": ["a"], "bad(name)": ["x"], "region": ["EU"], "nested": ["$(digit)"]}"#
         )
@@ -174,7 +182,7 @@ struct AASALintTests {
     }
 
     @Test func nonStringQueryPredicateIsFlagged() {
-        let text = AASATest.file(components: [#"{"?": {"a": "1", "flag": true}}"#])
+        let text = AASATestFiles.file(components: [#"{"?": {"a": "1", "flag": true}}"#])
         let found = only(.queryDictionaryVoided, in: text)
         #expect(found.map(\.path) == [#"$.applinks.details[0].components[0]["?"]"#])
         #expect(found.first?.message.contains("'flag'") == true)
@@ -205,7 +213,7 @@ struct AASALintTests {
     }
 
     @Test func componentKeysInDefaultsAreIgnored() {
-        let text = AASATest.file(components: [#"{"/": "*"}"#], appDefaults: #"{"/": "/x", "exclude": true, "caseSensitive": false}"#)
+        let text = AASATestFiles.file(components: [#"{"/": "*"}"#], appDefaults: #"{"/": "/x", "exclude": true, "caseSensitive": false}"#)
         #expect(
             only(.ignoredDefaultsKey, in: text).map(\.path) == [
                 #"$.applinks.details[0].defaults["/"]"#, "$.applinks.details[0].defaults.exclude",

@@ -1,3 +1,48 @@
+package import TapRoute
+
+/// The codes of the lint warnings.
+extension AASADiagnostic.Code {
+    /// The same app is listed in more than one `details` entry.
+    package static let appInSeveralDetails: Self = "appInSeveralDetails"
+    /// An exclude rule can never decide, because an earlier rule matches every URL it
+    /// matches.
+    package static let unreachableExclude: Self = "unreachableExclude"
+    /// A rule can never decide, because an earlier rule matches every URL it matches.
+    package static let unreachableRule: Self = "unreachableRule"
+    /// An exclude rule has `"#": "*"`, which also matches URLs without a fragment.
+    package static let excludeFragmentWildcard: Self = "excludeFragmentWildcard"
+    /// A pattern uses `$(name)` for a variable that is not defined: it never matches.
+    package static let undefinedVariable: Self = "undefinedVariable"
+    /// A pattern has `$(` without a closing `)`: it never matches.
+    package static let malformedVariable: Self = "malformedVariable"
+}
+
+extension AASADocument {
+    /// The lint warnings for this document (what ``lint(bytes:)`` adds to the reader's
+    /// diagnostics): rules that never apply, `"#": "*"` on an exclude, undefined variables, an
+    /// app listed in several entries.
+    package func lintWarnings() -> [AASADiagnostic] {
+        AASALinter(document: self).warnings()
+    }
+
+    /// Reads a file and reports every problem: errors (size, JSON, types), structural
+    /// warnings and the lint warnings — what `normalize aasa lint` prints. A UTF-8 byte order
+    /// mark at the start is skipped. Never throws; the document holds what could be read.
+    package static func lint(bytes: [UInt8]) -> AASAAnalysis {
+        var analysis = analyze(bytes: bytes)
+        analysis.diagnostics += analysis.document.lintWarnings()
+        return analysis
+    }
+
+    /// Reads a parsed file and reports every problem (except the size limit): type errors,
+    /// structural warnings and the lint warnings.
+    package static func lint(json: JSONValue) -> AASAAnalysis {
+        var analysis = analyze(json: json)
+        analysis.diagnostics += analysis.document.lintWarnings()
+        return analysis
+    }
+}
+
 /// The lint warnings for a document that reads without errors: mistakes that make a file
 /// behave differently from what its author probably meant.
 ///
