@@ -3,7 +3,7 @@
 ///
 /// For each `url` destination (the interaction's and each button's), in order:
 /// 1. **Safety** (``URLSafety``): a rejected URL becomes `{"type":"app"}` with a
-///    `urlRejected` warning, unless iOS 17 and later would repair it (``URLRepair``) and
+///    `urlRejected` warning, unless iOS 17 and later would repair it (`URLRepair`) and
 ///    the repaired URL passes: then the repaired URL is used, with a `urlRepaired`
 ///    warning. A `screen` an adapter built from a link (it carries the link in `url`) is
 ///    checked the same way.

@@ -84,7 +84,7 @@ public struct URLParts: Sendable, Hashable {
             case empty
             /// An ASCII control character or space, at byte `offset`.
             case controlCharacter(offset: Int)
-            /// A forbidden non-ASCII code point (``URLCharacters``).
+            /// A forbidden non-ASCII code point (``ForbiddenCharacterClass``).
             case forbiddenCharacter(codePoint: UInt32, ForbiddenCharacterClass)
             /// No scheme, or not one RFC 3986 allows, before the first `:`.
             case noScheme
@@ -116,7 +116,7 @@ public struct URLParts: Sendable, Hashable {
             case hostCharacter(host: String, character: Character)
             /// A non-ASCII host of a custom scheme.
             case nonASCIICustomHost(String)
-            /// An internationalized host label ``IDNA`` refuses.
+            /// An internationalized host label the IDNA rules refuse (``HostLabelProblem``).
             case hostLabel(HostLabelProblem)
             /// A special host that ends in a number but is not a dotted-decimal IPv4 address.
             case numericHost(String)

@@ -17,7 +17,7 @@
 /// ftp and file URLs with a `\` before the query (browsers read it as `/`). The policy
 /// runs the full safety check (``URLSafety``) on the repaired URL; only a URL that then
 /// passes is used, with a `urlRepaired` warning.
-public enum URLRepair {
+package enum URLRepair {
     /// A repaired URL and what the repair encoded.
     package struct Repair: Sendable, Hashable {
         /// The URL as iOS 17 and later read it.
