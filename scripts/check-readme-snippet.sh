@@ -76,7 +76,7 @@ var response: NotificationResponse {
 
 /// The app's navigation: prints what it is asked to do.
 struct Router: Sendable {
-    func show(_ screen: String, _ parameters: Parameters) {
+    func show(_ screen: String, _ parameters: ScreenParameters) {
         print("show \(screen) " + parameters.map { "\($0.name)=\($0.value)" }.joined(separator: "&"))
     }
     func open(_ url: String) { print("open \(url)") }
