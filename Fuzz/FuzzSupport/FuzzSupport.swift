@@ -98,7 +98,7 @@ public enum FuzzSupport {
     public static func checkJSONRoundTrip(_ value: JSONValue) {
         let text = value.jsonString()
         do {
-            let again = try JSONParser(maximumDepth: 10_000).parse(text)
+            let again = try JSONParser(maximumDepth: Limits.depthCeiling).parse(text)
             if again != value { fail("JSON text parses back to another value:\n\(text.prefix(2000))") }
         } catch {
             fail("written JSON does not parse (\(error)):\n\(text.prefix(2000))")

@@ -249,7 +249,7 @@ import Testing
         let config = try Scratch.file(
             "deep.yaml",
             try String(contentsOfFile: TestPaths.path("config.yaml"), encoding: .utf8)
-                .replacingOccurrences(of: "maxDepth: 128", with: "maxDepth: 5000")
+                .replacingOccurrences(of: "maxDepth: 128", with: "maxDepth: \(Limits.depthCeiling)")
         )
         func prettySize(_ depth: Int) throws -> Int {
             let text =
@@ -259,12 +259,56 @@ import Testing
             #expect(run.status == 0, "\(run.stdout.prefix(300))")
             return run.stdout.utf8.count
         }
-        let small = try prettySize(1_000)
-        let large = try prettySize(2_000)
+        let small = try prettySize(240)
+        let large = try prettySize(480)
         let ratio = Double(large) / Double(small)
         // Twice the depth: about twice the output (four times if the indentation grew with it).
         #expect(ratio < 2.5, "\(small) -> \(large) bytes, ratio \(ratio)")
         #expect(ratio > 1.5)
+    }
+
+    /// The deepest record the limits can accept (`maxDepth` at its ceiling) goes through every
+    /// path of the CLI — a JSON line, a document, an element of a document's array, compact and
+    /// pretty output, and JSON of that depth held in a vendor's string — without exhausting a
+    /// stack; one level more is a `limitExceeded` record.
+    @Test func theDeepestRecordTheLimitsAllowNeverCrashes() throws {
+        let ceiling = Limits.depthCeiling
+        let config = try Scratch.file(
+            "ceiling.yaml",
+            try String(contentsOfFile: TestPaths.path("config.yaml"), encoding: .utf8)
+                .replacingOccurrences(of: "maxDepth: 128", with: "maxDepth: \(ceiling)")
+        )
+        // The record is 3 levels (envelope, userInfo, the array's holder) around `levels` arrays.
+        func record(_ levels: Int) -> String {
+            #"{"kind":"notification","userInfo":{"aps":{"alert":"x"},"_mId":"h1","_dId":"a1","deep":"#
+                + String(repeating: "[", count: levels) + String(repeating: "]", count: levels) + "}}"
+        }
+        let deepest = record(ceiling - 2)
+        let tooDeep = record(ceiling - 1)
+        for pretty in [false, true] {
+            let flags = ["--config", config] + (pretty ? ["--pretty"] : [])
+            let line = try Child.run(flags + ["--lines"], stdin: .bytes(Array((deepest + "\n" + tooDeep + "\n").utf8)))
+            #expect(line.status == 1, "\(line.stdout.prefix(200))")
+            let document = try Child.run(flags, stdin: .bytes(Array(deepest.utf8)))
+            #expect(document.status == 0, "pretty \(pretty): \(document.stdout.prefix(200))")
+            #expect(document.stdout.contains(#""vendor""#))
+            let array = try Child.run(flags, stdin: .bytes(Array(("[" + deepest + "," + tooDeep + "]").utf8)))
+            #expect(array.status == 1, "pretty \(pretty): \(array.stdout.prefix(200))")
+            #expect(array.stdout.contains("limitExceeded"))
+        }
+        // JSON of the deepest allowed depth held in a string (Bird's payload, at depth 3 of
+        // the envelope: maxDepth − 2 levels) is decoded and written out.
+        let levels = ceiling - 2
+        let held = String(repeating: "[", count: levels - 1) + String(repeating: "]", count: levels - 1)
+        let event: JSONValue = [
+            "kind": "vendorEvent",
+            "event": ["type": "Tap", "action": ["type": "OPEN_APP"], "payload": .string(#"{"x":"# + held + "}")],
+        ]
+        for flags in [["--config", config], ["--config", config, "--pretty"]] {
+            let run = try Child.run(flags, stdin: .bytes(Array(event.jsonString().utf8)))
+            #expect(run.status == 0, "\(run.stdout.prefix(300))")
+            #expect(!run.stdout.contains("payloadNotJSON"))
+        }
     }
 }
 

@@ -147,3 +147,23 @@ import Testing
         )
     }
 }
+
+/// `limits.maxDepth` has a ceiling that keeps the deepest accepted record inside any stack.
+@Suite struct DepthCeilingTests {
+    @Test func limitsAreClampedToTheCeiling() {
+        #expect(Limits(maxDepth: 100_000).maxDepth == Limits.depthCeiling)
+        #expect(Limits(maxDepth: 0).maxDepth == 1)
+        var limits = Limits()
+        limits.maxDepth = Int.max
+        #expect(limits.maxDepth == Limits.depthCeiling)
+        #expect(Limits(maxDepth: 512) == Limits(maxDepth: 10_000))
+    }
+
+    @Test func aConfigurationAboveTheCeilingIsAnError() {
+        let error = #expect(throws: ConfigurationError.self) {
+            try Configuration(json: ["limits": ["maxDepth": 513]])
+        }
+        #expect(error?.keyPath.description == "limits.maxDepth")
+        #expect(throws: Never.self) { try Configuration(json: ["limits": ["maxDepth": 512]]) }
+    }
+}

@@ -122,7 +122,7 @@ extension Configuration {
             }
             if let n = l["maxDepth"],
                 let value = errors.attempt({ () throws(ConfigurationError) in
-                    try ConfigurationReader(n, at: reader.path.appending("maxDepth")).integer(in: 2...10_000)
+                    try ConfigurationReader(n, at: reader.path.appending("maxDepth")).integer(in: 2...Limits.depthCeiling)
                 })
             {
                 limits.maxDepth = value

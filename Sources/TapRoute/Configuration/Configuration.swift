@@ -161,13 +161,24 @@ public struct SecuritySettings: Sendable, Hashable {
 public struct Limits: Sendable, Hashable {
     /// The largest input record, in bytes. Default 1 MiB.
     public var maxRecordBytes: Int
-    /// The deepest nesting of arrays and objects in a record. Default 128.
-    public var maxDepth: Int
+    /// The deepest nesting of arrays and objects in a record. Default 128; at least 1 and at
+    /// most ``depthCeiling`` (512): a value outside that range is read as the nearest end.
+    public var maxDepth: Int {
+        get { depth }
+        set { depth = Swift.min(Swift.max(newValue, 1), Self.depthCeiling) }
+    }
+    private var depth: Int
+
+    /// The highest ``maxDepth``: 512, as Foundation's JSON reader allows. Reading, comparing
+    /// and writing JSON recurse once per level, so the ceiling keeps the deepest record the
+    /// limits accept inside the stack of the threads that read it (the `normalize` CLI's, in
+    /// debug and sanitizer builds too); a deeper limit let a hostile record exhaust it.
+    public static let depthCeiling = 512
 
     /// Creates limits.
     public init(maxRecordBytes: Int = 1 << 20, maxDepth: Int = 128) {
         self.maxRecordBytes = maxRecordBytes
-        self.maxDepth = maxDepth
+        self.depth = Swift.min(Swift.max(maxDepth, 1), Self.depthCeiling)
     }
 
     /// The depth at which an input event's vendor object sits: an envelope's `userInfo`,
