@@ -16,6 +16,9 @@ struct DefinitionCompiler {
     var namedAllowed = true
     /// Whether `@key` and relative paths are allowed (inside `buttons`).
     var insideButtons = false
+    /// The list searches (`[field=…]`) and JSON decodings so far, each bounded.
+    var findSteps = 0
+    var decodings = 0
 
     /// Compiles `json`; `nil` when an error was found (the errors are in `errors`).
     static func compile(_ json: JSONValue, errors: inout ConfigurationErrorList) -> (id: String, summary: String, plan: DefinitionPlan)? {
@@ -300,6 +303,14 @@ struct DefinitionCompiler {
         return o
     }
 
+    static func paths(of source: DSource) -> [DPath] {
+        switch source {
+        case .path(let p): [p]
+        case .first(let ps), .firstPresent(let ps): ps
+        case .literal: []
+        }
+    }
+
     func isName(_ s: String) -> Bool {
         !s.isEmpty && s.utf8.count <= 64
             && s.utf8.allSatisfy { ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F }
@@ -326,7 +337,24 @@ struct DefinitionCompiler {
     mutating func path(_ value: JSONValue, at keyPath: KeyPath) -> DPath? {
         guard let text = string(value, at: keyPath) else { return nil }
         switch DPathParser.parse(text, names: names, namedAllowed: namedAllowed, insideButtons: insideButtons) {
-        case .success(let path): return path
+        case .success(let path):
+            let finds = path.steps.filter { if case .find = $0 { true } else { false } }.count
+            if insideButtons, case .reference(.named) = path.base {
+                // A named value may search lists or decode JSON: once per button would be
+                // quadratic in the input.
+                fail("'\(text)': named values are not available inside buttons; read the value with a path", at: keyPath)
+                return nil
+            }
+            if insideButtons, path.base == .root, finds > 0 {
+                fail("'\(text)': a path from the root inside buttons cannot search a list (it would run once per button)", at: keyPath)
+                return nil
+            }
+            findSteps += finds
+            if findSteps > DefinitionBounds.maxSearches {
+                fail("more than \(DefinitionBounds.maxSearches) list searches ([field=…]) in the definition", .limitExceeded, at: keyPath)
+                return nil
+            }
+            return path
         case .failure(let problem):
             fail("'\(text)' is not a path: \(problem.message)", at: keyPath)
             return nil
@@ -379,7 +407,15 @@ struct DefinitionCompiler {
                     case "string": conversion = .string
                     case "text": conversion = .text
                     case "boolean": conversion = .boolean
-                    case "json": conversion = .json
+                    case "json":
+                        conversion = .json
+                        if insideButtons, Self.paths(of: source).contains(where: { $0.base == .root }) {
+                            fail("a value from the root inside buttons cannot be decoded as JSON (it would run once per button)", at: path.appending("as"))
+                        }
+                        decodings += 1
+                        if decodings > DefinitionBounds.maxSearches {
+                            fail("more than \(DefinitionBounds.maxSearches) JSON decodings in the definition", .limitExceeded, at: path.appending("as"))
+                        }
                     case "any": conversion = .any
                     case "url":
                         var code: Warning.Code = "urlTrimmed"
