@@ -11,7 +11,9 @@ import Testing
     /// The errors compiling `valid` with `changes` over it gives.
     static func errors(_ changes: String, source: ConfigurationSource? = nil) throws -> [ConfigurationError] {
         var document = valid
-        for (key, value) in try json(changes).objectValue ?? [:] { document[key] = value.isNull ? nil : value }
+        for (key, value) in try json(changes).objectValue ?? [:] {
+            if value.isNull { _ = document.removeValue(forKey: key) } else { document[key] = value }
+        }
         do {
             _ = try AdapterDefinition(json: .object(document), source: source)
         } catch {
@@ -126,7 +128,7 @@ import Testing
 
     @Test func deepNestingIsRefusedWithoutRecursingThroughIt() throws {
         var predicate: JSONValue = ["exists": "a"]
-        for _ in 0..<100_000 { predicate = ["not": predicate] }
+        for _ in 0..<5_000 { predicate = ["not": predicate] }
         var document = Self.valid
         document["recognize"] = predicate
         #expect {

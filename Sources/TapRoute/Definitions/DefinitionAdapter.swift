@@ -348,7 +348,7 @@ struct DContext {
             if case .string(let s) = v {
                 return try? reader.json(in: s, heldAt: found.holderDepth)
             }
-            return Self.isAbsent(v) ? nil : v
+            return Self.isAbsent(v) ? JSONValue?.none : v
         case .url(let code, let message):
             guard case .string(let s) = v, let trimmed = PayloadReader.trimmedNonEmpty(s) else { return nil }
             if trimmed.utf8.count != s.utf8.count {
@@ -359,7 +359,7 @@ struct DContext {
             }
             return .string(trimmed)
         case .any:
-            return Self.isAbsent(v) ? nil : v
+            return Self.isAbsent(v) ? JSONValue?.none : v
         }
     }
 

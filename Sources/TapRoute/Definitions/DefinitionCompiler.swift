@@ -350,7 +350,7 @@ struct DefinitionCompiler {
                 return nil
             }
             findSteps += finds
-            if findSteps > DefinitionBounds.maxSearches {
+            if findSteps > DefinitionBounds.maxSearches, findSteps - finds <= DefinitionBounds.maxSearches {
                 fail("more than \(DefinitionBounds.maxSearches) list searches ([field=…]) in the definition", .limitExceeded, at: keyPath)
                 return nil
             }
@@ -413,7 +413,7 @@ struct DefinitionCompiler {
                             fail("a value from the root inside buttons cannot be decoded as JSON (it would run once per button)", at: path.appending("as"))
                         }
                         decodings += 1
-                        if decodings > DefinitionBounds.maxSearches {
+                        if decodings == DefinitionBounds.maxSearches + 1 {
                             fail("more than \(DefinitionBounds.maxSearches) JSON decodings in the definition", .limitExceeded, at: path.appending("as"))
                         }
                     case "any": conversion = .any
