@@ -171,7 +171,10 @@ struct ConformanceExecutor {
             } catch let error as ConfigurationError {
                 throw ConformanceError(.invalidDefinition(error), location: "<adapter definition>")
             } catch {
-                throw ConformanceError(.childProcess(message: "an adapter definition arrived unreadable: \(error)"), location: "<adapter definition>")
+                throw ConformanceError(
+                    .childProcess(message: "an adapter definition arrived unreadable: \(error)"),
+                    location: "<adapter definition>"
+                )
             }
         }
         self.definitions = definitions

@@ -130,7 +130,10 @@ import Testing
         let result = try adapter.read(input, using: &reader)
         #expect(
             result.tracking
-                == ["json": ["a": [1]], "obj": ["k": 1], "yes": true, "no": false, "num": "42", "mapped": "inAppBrowser", "unmapped": "fallback", "lit": [1, 2]]
+                == [
+                    "json": ["a": [1]], "obj": ["k": 1], "yes": true, "no": false, "num": "42", "mapped": "inAppBrowser",
+                    "unmapped": "fallback", "lit": [1, 2],
+                ]
         )
         #expect(result.destination == .url("https://a.example/x", target: .external))
         #expect(reader.warnings.map(\.code) == ["urlTrimmed"])
@@ -183,7 +186,10 @@ import Testing
             #"{"buttons": {"from": "acme.actions", "label": "title", "destination": [{"inAppBrowser": "url"}]}, "destination": ["button"]}"#
         )
         let result = try adapter.read(
-            try Self.push(#"{"acme": {"actions": {"yes": {"title": "Yes", "url": "https://a.example"}, "no": {"title": "No"}}}}"#, action: "yes")
+            try Self.push(
+                #"{"acme": {"actions": {"yes": {"title": "Yes", "url": "https://a.example"}, "no": {"title": "No"}}}}"#,
+                action: "yes"
+            )
         )
         #expect(result.buttons.map(\.id) == ["yes", "no"])
         #expect(result.destination == .url("https://a.example", target: .inAppBrowser))
@@ -222,8 +228,14 @@ import Testing
                {"url": "unreached"}]}
             """#
         )
-        #expect(try adapter.read(Self.push(#"{"acme": 1, "web": "https://a", "open_in": "webview"}"#)).destination == .url("https://a", target: .inAppBrowser))
-        #expect(try adapter.read(Self.push(#"{"acme": 1, "web": "https://a", "open_in": "?"}"#)).destination == .url("https://a", target: .external))
+        #expect(
+            try adapter.read(Self.push(#"{"acme": 1, "web": "https://a", "open_in": "webview"}"#)).destination
+                == .url("https://a", target: .inAppBrowser)
+        )
+        #expect(
+            try adapter.read(Self.push(#"{"acme": 1, "web": "https://a", "open_in": "?"}"#)).destination
+                == .url("https://a", target: .external)
+        )
         #expect(
             try adapter.read(Self.push(#"{"acme": 1, "screen": "orders", "id": 42, "deep": "myapp://o/42"}"#)).destination
                 == .screen(name: "orders", parameters: ["id": "42"], url: "myapp://o/42")
@@ -258,7 +270,9 @@ import Testing
             """#
         )
         #expect(try adapter.read(Self.push(#"{"acme": 1, "sdk": "https://a"}"#)).vendorBehavior == VendorBehavior(opensURL: true))
-        #expect(try adapter.read(Self.push(#"{"acme": 1, "link": "https://a", "auto": "1"}"#)).vendorBehavior == VendorBehavior(opensURL: true))
+        #expect(
+            try adapter.read(Self.push(#"{"acme": 1, "link": "https://a", "auto": "1"}"#)).vendorBehavior == VendorBehavior(opensURL: true)
+        )
         #expect(
             try adapter.read(Self.push(#"{"acme": 1, "link": "https://a"}"#)).vendorBehavior
                 == VendorBehavior(opensURL: false, followsEventOverride: false)
@@ -304,7 +318,9 @@ import Testing
     }
 
     @Test func messageIdTrackingAndChannel() throws {
-        let adapter = try Self.adapter(#"{"messageId": {"first": ["_id", "acme.id"], "as": "text"}, "tracking": {"c": "acme.campaign", "n": "absent"}}"#)
+        let adapter = try Self.adapter(
+            #"{"messageId": {"first": ["_id", "acme.id"], "as": "text"}, "tracking": {"c": "acme.campaign", "n": "absent"}}"#
+        )
         let result = try adapter.read(Self.push(#"{"acme": {"id": 12, "campaign": {"k": 1}}}"#, origin: .local))
         #expect(result.messageId == "12")
         #expect(result.tracking == ["c": ["k": 1]])
@@ -327,7 +343,10 @@ import Testing
         #expect(adapter.recognizes(input))
         #expect(!adapter.recognizes(.url("other://x?screen=orders")))
         let result = try adapter.read(input)
-        #expect(result.destination == .screen(name: "orders", parameters: ["id": "4 2"], url: "acme://x?screen=orders&id=4%202&mid=a&mid=b#frag"))
+        #expect(
+            result.destination
+                == .screen(name: "orders", parameters: ["id": "4 2"], url: "acme://x?screen=orders&id=4%202&mid=a&mid=b#frag")
+        )
         #expect(result.messageId == "b")
         #expect(result.channel == .customScheme)
     }
@@ -349,7 +368,9 @@ import Testing
         }
         let long = String(repeating: "é", count: 120)
         let result = try adapter.read(Self.push(#"{"acme": {}, "gcm.n.link_android": "\#(long)"}"#))
-        #expect(result.warnings == [Warning(.androidDiffers, "Android opens '\(String(repeating: "é", count: 100))…' (240 bytes); missing")])
+        #expect(
+            result.warnings == [Warning(.androidDiffers, "Android opens '\(String(repeating: "é", count: 100))…' (240 bytes); missing")]
+        )
     }
 
     // MARK: - Bounded work

@@ -71,10 +71,25 @@ import Testing
             keyPath: "warnings[0].message",
             says: "a '{' without '}'"
         ),
-        Mistake(changes: #"{"destination": [{"url": "a", "app": true}]}"#, kind: .invalidValue, keyPath: "destination[0]", says: "exactly one of"),
+        Mistake(
+            changes: #"{"destination": [{"url": "a", "app": true}]}"#,
+            kind: .invalidValue,
+            keyPath: "destination[0]",
+            says: "exactly one of"
+        ),
         Mistake(changes: #"{"destination": ["ap"]}"#, kind: .invalidValue, keyPath: "destination[0]", says: "did you mean 'app'?"),
-        Mistake(changes: #"{"destination": [{"url": "a", "target": "browser"}]}"#, kind: .invalidValue, keyPath: "destination[0].target", says: "not a URL target"),
-        Mistake(changes: #"{"destination": [{"app": true, "target": "app"}]}"#, kind: .invalidValue, keyPath: "destination[0].target", says: "only to a url rule"),
+        Mistake(
+            changes: #"{"destination": [{"url": "a", "target": "browser"}]}"#,
+            kind: .invalidValue,
+            keyPath: "destination[0].target",
+            says: "not a URL target"
+        ),
+        Mistake(
+            changes: #"{"destination": [{"app": true, "target": "app"}]}"#,
+            kind: .invalidValue,
+            keyPath: "destination[0].target",
+            says: "only to a url rule"
+        ),
         Mistake(
             changes: #"{"tracking": {"x": {"path": "a", "as": "integer"}}}"#,
             kind: .invalidValue,
@@ -91,10 +106,25 @@ import Testing
         ),
         Mistake(changes: #"{"messageId": "@key"}"#, kind: .invalidValue, keyPath: "messageId", says: "only known inside buttons"),
         Mistake(changes: #"{"values": {"a": "x", "b": "@a"}}"#, kind: .invalidValue, keyPath: "values.b", says: "cannot refer to another"),
-        Mistake(changes: #"{"buttons": {"from": "b", "label": "@kind"}, "values": {"kind": "k"}}"#, kind: .invalidValue, keyPath: "buttons.label", says: "not available inside buttons"),
-        Mistake(changes: #"{"buttons": {"from": "b", "label": "$.list[id=@action].t"}}"#, kind: .invalidValue, keyPath: "buttons.label", says: "once per button"),
+        Mistake(
+            changes: #"{"buttons": {"from": "b", "label": "@kind"}, "values": {"kind": "k"}}"#,
+            kind: .invalidValue,
+            keyPath: "buttons.label",
+            says: "not available inside buttons"
+        ),
+        Mistake(
+            changes: #"{"buttons": {"from": "b", "label": "$.list[id=@action].t"}}"#,
+            kind: .invalidValue,
+            keyPath: "buttons.label",
+            says: "once per button"
+        ),
         Mistake(changes: #"{"payload": {"text": {"keepAs": "v"}}}"#, kind: .invalidValue, keyPath: "payload.text", says: "only with from"),
-        Mistake(changes: #"{"payload": {"withoutPrefixes": [""]}}"#, kind: .invalidValue, keyPath: "payload.withoutPrefixes[0]", says: "every key"),
+        Mistake(
+            changes: #"{"payload": {"withoutPrefixes": [""]}}"#,
+            kind: .invalidValue,
+            keyPath: "payload.withoutPrefixes[0]",
+            says: "every key"
+        ),
         Mistake(changes: #"{"behavior": {"opensURL": "yes"}}"#, kind: .typeMismatch, keyPath: "behavior.opensURL", says: "true or false"),
         Mistake(changes: #"{"recognize": {"origin": "push"}}"#, kind: .invalidValue, keyPath: "recognize.origin", says: "remote, local"),
         Mistake(changes: #"{"trigger": [{"button": {"label": "l"}}]}"#, kind: .missingKey, keyPath: "trigger[0].button", says: "'id'"),

@@ -410,17 +410,25 @@ struct DefinitionCompiler {
                     case "json":
                         conversion = .json
                         if insideButtons, Self.paths(of: source).contains(where: { $0.base == .root }) {
-                            fail("a value from the root inside buttons cannot be decoded as JSON (it would run once per button)", at: path.appending("as"))
+                            fail(
+                                "a value from the root inside buttons cannot be decoded as JSON (it would run once per button)",
+                                at: path.appending("as")
+                            )
                         }
                         decodings += 1
                         if decodings == DefinitionBounds.maxSearches + 1 {
-                            fail("more than \(DefinitionBounds.maxSearches) JSON decodings in the definition", .limitExceeded, at: path.appending("as"))
+                            fail(
+                                "more than \(DefinitionBounds.maxSearches) JSON decodings in the definition",
+                                .limitExceeded,
+                                at: path.appending("as")
+                            )
                         }
                     case "any": conversion = .any
                     case "url":
                         var code: Warning.Code = "urlTrimmed"
                         var message: DTemplate?
-                        if let w = o["trimmedWarning"], let ow = object(w, allowed: ["code", "message"], at: path.appending("trimmedWarning")),
+                        if let w = o["trimmedWarning"],
+                            let ow = object(w, allowed: ["code", "message"], at: path.appending("trimmedWarning")),
                             let warning = warning(ow, at: path.appending("trimmedWarning"))
                         {
                             code = warning.code
@@ -437,7 +445,9 @@ struct DefinitionCompiler {
                 fail("trimmedWarning applies only with as: url", at: path.appending("trimmedWarning"))
             }
             var match = DMatch.exact
-            if let v = o["match"], let m = oneOf(v, DMatch.self, names: ["exact", "case", "caseAndSeparators"], at: path.appending("match")) {
+            if let v = o["match"],
+                let m = oneOf(v, DMatch.self, names: ["exact", "case", "caseAndSeparators"], at: path.appending("match"))
+            {
                 match = m
             }
             var map: DMap?
@@ -516,14 +526,18 @@ struct DefinitionCompiler {
         case "equals":
             guard let o = object(operand, allowed: ["path", "to", "match"], at: inner) else { return nil }
             let p = required(o, "path", at: inner).flatMap { self.path($0, at: inner.appending("path")) }
-            let match = o["match"].flatMap { oneOf($0, DMatch.self, names: ["exact", "case", "caseAndSeparators"], at: inner.appending("match")) } ?? .exact
+            let match =
+                o["match"].flatMap { oneOf($0, DMatch.self, names: ["exact", "case", "caseAndSeparators"], at: inner.appending("match")) }
+                ?? .exact
             let to = required(o, "to", at: inner).flatMap { literal($0, match: match, at: inner.appending("to")) }
             guard let p, let to else { return nil }
             return .equals(p, to, match)
         case "oneOf":
             guard let o = object(operand, allowed: ["path", "values", "match"], at: inner) else { return nil }
             let p = required(o, "path", at: inner).flatMap { self.path($0, at: inner.appending("path")) }
-            let match = o["match"].flatMap { oneOf($0, DMatch.self, names: ["exact", "case", "caseAndSeparators"], at: inner.appending("match")) } ?? .exact
+            let match =
+                o["match"].flatMap { oneOf($0, DMatch.self, names: ["exact", "case", "caseAndSeparators"], at: inner.appending("match")) }
+                ?? .exact
             var literals: [DLiteral] = []
             var ok = true
             if let vs = required(o, "values", at: inner) {
@@ -535,7 +549,8 @@ struct DefinitionCompiler {
             return .oneOf(p, literals, match)
         case "anyKeyHasPrefix":
             guard let o = object(operand, allowed: ["path", "prefix"], at: inner) else { return nil }
-            let p = o["path"].map { self.path($0, at: inner.appending("path")) } ?? DPath(base: .current, steps: [], display: "", lastKey: nil)
+            let p =
+                o["path"].map { self.path($0, at: inner.appending("path")) } ?? DPath(base: .current, steps: [], display: "", lastKey: nil)
             let prefix = required(o, "prefix", at: inner).flatMap { string($0, at: inner.appending("prefix")) }
             guard let p, let prefix else { return nil }
             return .anyKeyHasPrefix(p, prefix)
@@ -693,7 +708,8 @@ struct DefinitionCompiler {
         switch parts.kind {
         case "button":
             guard let o = object(parts.operand, allowed: ["id", "label"], at: inner) else { return nil }
-            guard let idJSON = required(o, "id", at: inner), let id = value(idJSON, at: inner.appending("id"), defaultConversion: .text) else {
+            guard let idJSON = required(o, "id", at: inner), let id = value(idJSON, at: inner.appending("id"), defaultConversion: .text)
+            else {
                 return nil
             }
             var label: DValue?
