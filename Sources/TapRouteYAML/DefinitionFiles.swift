@@ -126,8 +126,8 @@ extension YAMLConfiguration {
     ///
     /// - Throws: ``TapRoute/ConfigurationError``: at `adapters[i].definition`, located in the
     ///   configuration's file, when the file cannot be read (missing, a directory, not a
-    ///   regular file, unreadable, too large), when its definition has another id than the
-    ///   entry, or past ``maximumDefinitionFiles``; and every mistake inside a definition,
+    ///   regular file, unreadable, too large), is not a valid definition, has another id than
+    ///   the entry, or is past ``maximumDefinitionFiles``; and every mistake inside a definition,
     ///   located in the definition's own file (`file:line:column` and the key path inside
     ///   it). The configuration's errors come first in file order, then each definition
     ///   file's.
@@ -177,6 +177,13 @@ extension YAMLConfiguration {
                     do throws(ConfigurationError) {
                         definition = try AdapterDefinition.compile(yaml: text, file: resolved, origin: .file(resolved))
                     } catch {
+                        let count = error.errors.count
+                        inConfiguration.append(
+                            ConfigurationError(
+                                "the definition file '\(resolved)' is not valid: \(count) error\(count == 1 ? "" : "s") in it, listed after this configuration's",
+                                at: keyPath
+                            )
+                        )
                         inDefinitions += error.errors
                         definition = nil
                     }
