@@ -59,7 +59,8 @@ lines.append(f"    /// The definition files under `{root}/`, in path order, as J
 access = "public " if library else ""
 if entries:
     lines.append(f"    {access}static let files: [EmbeddedDefinition] = [")
-    lines.append(",\n".join(entries) + ",")
+    # swift-format's layout: a trailing comma after the last element when there are several.
+    lines.append(",\n".join(entries) + ("," if len(entries) > 1 else ""))
     lines.append("    ]")
 else:
     lines.append(f"    {access}static let files: [EmbeddedDefinition] = []")

@@ -32,6 +32,6 @@ extension FixtureDefinitions {
                   }
                 }
                 """##
-        ),
+        )
     ]
 }
