@@ -151,7 +151,8 @@ struct ListAdapters: ParsableCommand {
         return rows.map { row in
             let state = row.id == LinkAdapter.id ? "fallback" : enabled.contains(row.id) ? "enabled" : "disabled"
             let origin = origins[row.id]?.description ?? ""
-            return "\(row.id.padding(toLength: 10, withPad: " ", startingAt: 0)) \(state.padding(toLength: 9, withPad: " ", startingAt: 0)) "
+            return
+                "\(row.id.padding(toLength: 10, withPad: " ", startingAt: 0)) \(state.padding(toLength: 9, withPad: " ", startingAt: 0)) "
                 + "\(origin.padding(toLength: width, withPad: " ", startingAt: 0)) \(row.summary)"
         }
     }

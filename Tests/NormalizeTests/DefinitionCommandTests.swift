@@ -56,7 +56,11 @@ import Testing
         try inFolder(["app/config.yaml": Self.config, "app/definitions/shop.yaml": Self.shop]) { folder in
             let check = try normalize(["check-config", "app/config.yaml"], in: folder.path)
             #expect(check.status == 0, "\(check.stderr)")
-            #expect(check.stdout.contains("  - shop: The app's own pushes: deep_link, orderId\n      from: definition app/definitions/shop.yaml\n"))
+            #expect(
+                check.stdout.contains(
+                    "  - shop: The app's own pushes: deep_link, orderId\n      from: definition app/definitions/shop.yaml\n"
+                )
+            )
             #expect(check.stdout.contains("  - dashx: "))
 
             let adapters = try normalize(["adapters", "--config", "app/config.yaml"], in: folder.path)
@@ -73,7 +77,9 @@ import Testing
     }
 
     /// `check-config`'s standard error for a configuration naming `definition` next to it.
-    func checkErrors(_ definition: String?, config: String = "adapters:\n  - id: shop\n    definition: shop.yaml\n") throws -> (Int32, [String]) {
+    func checkErrors(_ definition: String?, config: String = "adapters:\n  - id: shop\n    definition: shop.yaml\n") throws -> (
+        Int32, [String]
+    ) {
         var files = ["config.yaml": config]
         if let definition { files["shop.yaml"] = definition }
         return try inFolder(files) { folder in
@@ -93,7 +99,10 @@ import Testing
         let (status, lines) = try checkErrors("id: shop\nreads: [notification\n")
         #expect(status == 2)
         #expect(lines.count == 2)
-        #expect(lines.first == "config.yaml:3:17: error: adapters[0].definition: the definition file 'shop.yaml' is not valid: 1 error in it, listed after this configuration's")
+        #expect(
+            lines.first
+                == "config.yaml:3:17: error: adapters[0].definition: the definition file 'shop.yaml' is not valid: 1 error in it, listed after this configuration's"
+        )
         #expect(lines.last?.hasPrefix("shop.yaml:3:1: error: YAML syntax error") == true)
     }
 
@@ -125,7 +134,10 @@ import Testing
             for arguments in [["check-config", "config.yaml"], ["--config", "config.yaml"], ["adapters", "--config", "config.yaml"]] {
                 let run = try normalize(arguments, stdin: "{}", in: folder.path)
                 #expect(run.status == 2, "\(arguments)")
-                #expect(run.stderr == "config.yaml:3:17: error: adapters[0].definition: cannot read the definition file 'defs': it is a directory\n")
+                #expect(
+                    run.stderr
+                        == "config.yaml:3:17: error: adapters[0].definition: cannot read the definition file 'defs': it is a directory\n"
+                )
             }
         }
     }

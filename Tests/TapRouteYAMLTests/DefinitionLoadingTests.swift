@@ -63,7 +63,10 @@ enum FixtureDefinitions {}
     @Test func aDefinitionFromAStringRunsInTheBuiltInRegistry() throws {
         let shop = try AdapterDefinition.parse(yaml: Self.shop, file: "shop.yaml")
         #expect(shop.origin == .text)
-        let configuration = Configuration(app: AppSettings(schemes: ["myapp"]), adapters: [AdapterSettings(id: "dashx"), AdapterSettings(id: "shop")])
+        let configuration = Configuration(
+            app: AppSettings(schemes: ["myapp"]),
+            adapters: [AdapterSettings(id: "dashx"), AdapterSettings(id: "shop")]
+        )
         let registry = try AdapterRegistry.builtIn(configuration: configuration, definitions: [shop])
         try expectShop(registry)
         #expect(registry.knownDefinitions.map(\.id).contains("shop"))
@@ -144,7 +147,11 @@ enum FixtureDefinitions {}
         let big = "id: shop\n# " + String(repeating: "x", count: YAMLConfiguration.maximumBytes) + "\n"
         let errors = try loadingErrors(["config.yaml": "adapters:\n  - id: shop\n    definition: big.yaml\n", "big.yaml": big])
         #expect(errors.count == 1)
-        #expect(errors.first?.hasPrefix("config.yaml:3:17: error: adapters[0].definition: cannot read the definition file 'big.yaml': it is larger than 1048576 bytes") == true)
+        #expect(
+            errors.first?.hasPrefix(
+                "config.yaml:3:17: error: adapters[0].definition: cannot read the definition file 'big.yaml': it is larger than 1048576 bytes"
+            ) == true
+        )
     }
 
     @Test func badYAMLIsLocatedInTheDefinitionFile() throws {
@@ -153,7 +160,11 @@ enum FixtureDefinitions {}
             "shop.yaml": "id: shop\nreads: [notification\n",
         ])
         #expect(errors.count == 2)
-        #expect(errors.first?.hasPrefix("config.yaml:3:17: error: adapters[0].definition: the definition file 'shop.yaml' is not valid: 1 error") == true)
+        #expect(
+            errors.first?.hasPrefix(
+                "config.yaml:3:17: error: adapters[0].definition: the definition file 'shop.yaml' is not valid: 1 error"
+            ) == true
+        )
         #expect(errors.last?.hasPrefix("shop.yaml:3:1: error: YAML syntax error") == true)
     }
 
@@ -193,7 +204,8 @@ enum FixtureDefinitions {}
     @Test func theConfigurationsErrorsComeFirstThenEachDefinitionFilesInFileOrder() throws {
         let broken = "id: shop\nsummary: s\nreads: [notification]\nrecognise: {exists: x}\ndestinaton: []\n"
         let errors = try loadingErrors([
-            "config.yaml": "colour: blue\nadapters:\n  - id: shop\n    definition: shop.yaml\n  - id: other\n    definition: missing.yaml\nlimits: {maxDepth: deep}\n",
+            "config.yaml":
+                "colour: blue\nadapters:\n  - id: shop\n    definition: shop.yaml\n  - id: other\n    definition: missing.yaml\nlimits: {maxDepth: deep}\n",
             "shop.yaml": broken,
         ])
         let locations = errors.map { $0.prefix { $0 != " " } }
@@ -210,7 +222,9 @@ enum FixtureDefinitions {}
         let errors = try loadingErrors(["config.yaml": "adapters:\n" + entries + "\n", "shop.yaml": Self.shop])
         // Every entry within the bound gets the id mismatch; the one past it is refused unread.
         #expect(errors.count == count)
-        #expect(errors.last?.contains("more than \(YAMLConfiguration.maximumDefinitionFiles) adapter entries name a definition file") == true)
+        #expect(
+            errors.last?.contains("more than \(YAMLConfiguration.maximumDefinitionFiles) adapter entries name a definition file") == true
+        )
     }
 
     @Test func aDefinitionFileTheCoreCannotReadIsARegistryErrorNotASilentGap() throws {
@@ -234,7 +248,11 @@ enum FixtureDefinitions {}
                 Issue.record("a definition file took the id of the Swift bird adapter")
             } catch {
                 #expect(error.kind == .duplicateAdapter)
-                #expect(error.description.hasPrefix("\(folder)/config.yaml:2:9: error: adapters[0].id: adapter id 'bird' is already an adapter type"))
+                #expect(
+                    error.description.hasPrefix(
+                        "\(folder)/config.yaml:2:9: error: adapters[0].id: adapter id 'bird' is already an adapter type"
+                    )
+                )
             }
         }
     }
@@ -280,7 +298,9 @@ enum FixtureDefinitions {}
             definitions: fixtures
         )
         let interaction = try registry.normalize(
-            json: json(##"{"kind":"notification","userInfo":{"acme":{"link":"https://acme.example/o/1","id":"m-1","ref\\#(x)":"spring"}}}"##)
+            json: json(
+                ##"{"kind":"notification","userInfo":{"acme":{"link":"https://acme.example/o/1","id":"m-1","ref\\#(x)":"spring"}}}"##
+            )
         )
         #expect(interaction.vendor == "acme")
         #expect(interaction.destination == .url("https://acme.example/o/1", target: .external))
