@@ -14,8 +14,9 @@ struct CheckConfig: ParsableCommand {
         discussion: """
             Reports every error of the file in file order, with file:line:column and the key path, \
             including routes that can never match (a scheme or host the safety rules refuse, or an \
-            earlier route that matches all their URLs). Exit status 0 when the configuration is valid, \
-            2 when it is not.
+            earlier route that matches all their URLs); then every error of each definition file an \
+            adapter entry names (definition:), at its own file:line:column with the path inside the \
+            definition. Exit status 0 when the configuration is valid, 2 when it is not.
             """
     )
 
