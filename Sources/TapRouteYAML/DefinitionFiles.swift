@@ -51,6 +51,17 @@ extension AdapterDefinition {
     }
 }
 
+/// What reading one definition file gave, kept so that a file several entries name is read
+/// once.
+private enum DefinitionFileOutcome {
+    /// The compiled definition.
+    case loaded(AdapterDefinition)
+    /// The file could not be read.
+    case unreadable(DefinitionFileProblem)
+    /// The file was read but is not a valid definition; its errors are reported.
+    case invalid(errorCount: Int)
+}
+
 /// Why a definition file could not be read.
 package enum DefinitionFileProblem: Error {
     /// No file at the path.
@@ -150,7 +161,7 @@ extension YAMLConfiguration {
         var configuration = configuration
         var inConfiguration = ConfigurationErrorList()
         var inDefinitions: [ConfigurationError] = []
-        var compiled: [String: AdapterDefinition?] = [:]
+        var outcomes: [String: DefinitionFileOutcome] = [:]
         var named = 0
         for index in configuration.adapters.indices {
             guard let file = configuration.adapters[index].definitionFile else { continue }
@@ -168,34 +179,43 @@ extension YAMLConfiguration {
                 continue
             }
             let resolved = file.hasPrefix("/") || directory.isEmpty ? file : (directory as NSString).appendingPathComponent(file)
-            let definition: AdapterDefinition?
-            if let known = compiled[resolved] {
-                definition = known
+            // One read per file, however it is spelt (`shop.yaml`, `./shop.yaml`).
+            let fileKey = (resolved as NSString).standardizingPath
+            let outcome: DefinitionFileOutcome
+            if let known = outcomes[fileKey] {
+                outcome = known
             } else {
                 do throws(DefinitionFileProblem) {
                     let text = try DefinitionFileProblem.read(resolved)
                     do throws(ConfigurationError) {
-                        definition = try AdapterDefinition.compile(yaml: text, file: resolved, origin: .file(resolved))
+                        outcome = .loaded(try AdapterDefinition.compile(yaml: text, file: resolved, origin: .file(resolved)))
                     } catch {
-                        let count = error.errors.count
-                        inConfiguration.append(
-                            ConfigurationError(
-                                "the definition file '\(resolved)' is not valid: \(count) error\(count == 1 ? "" : "s") in it, listed after this configuration's",
-                                at: keyPath
-                            )
-                        )
+                        // The file's own errors are listed once, however many entries name it.
                         inDefinitions += error.errors
-                        definition = nil
+                        outcome = .invalid(errorCount: error.errors.count)
                     }
                 } catch {
-                    inConfiguration.append(
-                        ConfigurationError("cannot read the definition file '\(resolved)': \(error.reason)", kind: error.kind, at: keyPath)
-                    )
-                    definition = nil
+                    outcome = .unreadable(error)
                 }
-                compiled[resolved] = .some(definition)
+                outcomes[fileKey] = outcome
             }
-            guard let definition else { continue }
+            let definition: AdapterDefinition
+            switch outcome {
+            case .loaded(let loaded): definition = loaded
+            case .unreadable(let problem):
+                inConfiguration.append(
+                    ConfigurationError("cannot read the definition file '\(resolved)': \(problem.reason)", kind: problem.kind, at: keyPath)
+                )
+                continue
+            case .invalid(let count):
+                inConfiguration.append(
+                    ConfigurationError(
+                        "the definition file '\(resolved)' is not valid: \(count) error\(count == 1 ? "" : "s") in it, listed after this configuration's",
+                        at: keyPath
+                    )
+                )
+                continue
+            }
             guard definition.id == entryID else {
                 inConfiguration.append(
                     ConfigurationError(

@@ -216,7 +216,19 @@ enum FixtureDefinitions {}
         #expect(definitionLines.contains(4) && definitionLines.contains(5))
     }
 
-    @Test func aFileNamedByManyEntriesIsReadOnceAndTheCountIsBounded() throws {
+    @Test func aFileNamedByTwoEntriesIsReadAndReportedOnce() throws {
+        let errors = try loadingErrors([
+            "config.yaml":
+                "adapters:\n  - {id: a, definition: shop.yaml}\n  - {id: b, definition: ./shop.yaml}\n  - {id: c, definition: shop.yaml}\n",
+            "shop.yaml": "id: shop\nreads: [notification\n",
+        ])
+        // One error at each entry; the file's own error once, however its path is spelt.
+        #expect(errors.filter { $0.hasPrefix("config.yaml:") }.count == 3)
+        #expect(errors.filter { $0.hasPrefix("shop.yaml:") }.count == 1)
+        #expect(errors.count == 4)
+    }
+
+    @Test func theNumberOfEntriesNamingDefinitionFilesIsBounded() throws {
         let count = YAMLConfiguration.maximumDefinitionFiles + 1
         let entries = (0..<count).map { "  - {id: a\($0), definition: shop.yaml}" }.joined(separator: "\n")
         let errors = try loadingErrors(["config.yaml": "adapters:\n" + entries + "\n", "shop.yaml": Self.shop])
