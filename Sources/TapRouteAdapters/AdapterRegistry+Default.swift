@@ -34,8 +34,8 @@ extension DefaultConfiguration {
 }
 
 extension AdapterRegistry {
-    /// A registry of TapRoute's built-in adapters (and any of your own), over the embedded
-    /// default configuration or the one you pass.
+    /// A registry of TapRoute's built-in adapters and definitions (and any of your own), over
+    /// the embedded default configuration or the one you pass.
     ///
     /// With no arguments it is the registry `normalize` uses without a `config.yaml`:
     ///
@@ -49,12 +49,17 @@ extension AdapterRegistry {
     ///     ``TapRoute/Configuration/embeddedDefault()``.
     ///   - additionalAdapterTypes: adapter types of your own, known next to
     ///     ``builtInAdapterTypes``; enable one by listing its id in the configuration.
+    ///   - definitions: adapter definitions of your own (from `AdapterDefinition.parse(yaml:file:)`
+    ///     or `AdapterDefinition.load(contentsOf:)` in `TapRouteYAML`, or
+    ///     ``TapRoute/AdapterDefinition/init(json:source:origin:)``), known next to
+    ///     ``builtInDefinitions()``; enable one by listing its id in the configuration.
     /// - Returns: the registry.
-    /// - Throws: ``ConfigurationError`` as ``init(configuration:adapterTypes:classifier:)``
+    /// - Throws: ``ConfigurationError`` as ``init(configuration:adapterTypes:definitions:classifier:)``
     ///   does: an unknown or duplicate adapter id, or an adapter that refuses its options.
     public static func builtIn(
         configuration: Configuration? = nil,
-        additionalAdapterTypes: [any PayloadAdapter.Type] = []
+        additionalAdapterTypes: [any PayloadAdapter.Type] = [],
+        definitions: [AdapterDefinition] = []
     ) throws(ConfigurationError) -> AdapterRegistry {
         let resolved: Configuration
         if let configuration {
@@ -64,7 +69,8 @@ extension AdapterRegistry {
         }
         return try AdapterRegistry(
             configuration: resolved,
-            adapterTypes: builtInAdapterTypes + additionalAdapterTypes
+            adapterTypes: builtInAdapterTypes + additionalAdapterTypes,
+            definitions: try builtInDefinitions() + definitions
         )
     }
 }

@@ -55,8 +55,9 @@ public enum YAMLConfiguration {
         return text
     }
 
-    /// Parses configuration YAML, and reads the AASA files `app.aasa` names (relative to
-    /// `file`'s folder; see ``loadingAASAFiles(_:relativeTo:)``).
+    /// Parses configuration YAML, and reads the AASA files `app.aasa` names and the
+    /// definition files adapter entries name (relative to `file`'s folder; see
+    /// ``loadingAASAFiles(_:relativeTo:)`` and ``loadingDefinitionFiles(_:relativeTo:)``).
     /// - Parameters:
     ///   - yaml: the document.
     ///   - file: the name to use in error messages.
@@ -69,13 +70,15 @@ public enum YAMLConfiguration {
     }
 
     /// Reads as much of a configuration as is valid, with an error for each problem
-    /// (configuration keys and AASA files).
+    /// (configuration keys, AASA files and definition files).
     /// - Throws: the errors that stop reading altogether (YAML syntax, aliases, limits).
     package static func reading(yaml: String, file: String) throws(ConfigurationError) -> (Configuration, [ConfigurationError]) {
         let (document, source) = try self.document(yaml: yaml, file: file)
         var (configuration, errors) = Configuration.reading(json: document, source: source)
         var list = ConfigurationErrorList()
-        configuration = loadingAASAFiles(configuration, relativeTo: (file as NSString).deletingLastPathComponent, errors: &list)
+        let directory = (file as NSString).deletingLastPathComponent
+        configuration = loadingAASAFiles(configuration, relativeTo: directory, errors: &list)
+        configuration = loadingDefinitionFiles(configuration, relativeTo: directory, errors: &list)
         return (configuration, errors + list.list)
     }
 

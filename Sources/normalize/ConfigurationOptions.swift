@@ -86,11 +86,12 @@ struct ConfigurationOptions: ParsableArguments {
         }
     }
 
-    /// The registry for the configuration, with every built-in adapter known.
+    /// The registry for the configuration, with every built-in adapter and definition known
+    /// (and the definition files the configuration names).
     func loadRegistry() throws(ConfigurationFailure) -> AdapterRegistry {
         let (configuration, _) = try loadConfiguration()
         do throws(ConfigurationError) {
-            return try AdapterRegistry(configuration: configuration, adapterTypes: AdapterRegistry.builtInAdapterTypes)
+            return try AdapterRegistry.builtIn(configuration: configuration)
         } catch {
             throw ConfigurationFailure(error: error, note: origin.note)
         }

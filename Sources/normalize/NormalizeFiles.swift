@@ -56,7 +56,7 @@ struct NormalizeFiles: ParsableCommand {
     func run() throws {
         let registry = try options.loadRegistry()
         if let vendor, registry.adapter(forVendor: vendor) == nil {
-            let enabled = (registry.adapters.map { type(of: $0).id } + [LinkAdapter.id]).joined(separator: ", ")
+            let enabled = (registry.adapters.map(\.id) + [LinkAdapter.id]).joined(separator: ", ")
             throw ValidationError("--vendor: no enabled adapter has id '\(vendor)'; enabled: \(enabled)")
         }
         let processor = RecordProcessor(registry: registry, vendor: vendor, pretty: pretty)

@@ -14,8 +14,9 @@ struct CheckConfig: ParsableCommand {
         discussion: """
             Reports every error of the file in file order, with file:line:column and the key path, \
             including routes that can never match (a scheme or host the safety rules refuse, or an \
-            earlier route that matches all their URLs). Exit status 0 when the configuration is valid, \
-            2 when it is not.
+            earlier route that matches all their URLs); then every error of each definition file an \
+            adapter entry names (definition:), at its own file:line:column with the path inside the \
+            definition. Exit status 0 when the configuration is valid, 2 when it is not.
             """
     )
 
@@ -39,12 +40,23 @@ struct CheckConfig: ParsableCommand {
             throw ConfigurationFailure(error: error, note: origin.note)
         }
         var registryErrors = ConfigurationErrorList()
+        let builtInDefinitions: [AdapterDefinition]
+        do throws(ConfigurationError) {
+            builtInDefinitions = try AdapterRegistry.builtInDefinitions()
+        } catch {
+            builtInDefinitions = []
+            registryErrors.list += error.errors
+        }
         let registry = AdapterRegistry(
             configuration: configuration,
             adapterTypes: AdapterRegistry.builtInAdapterTypes,
+            definitions: builtInDefinitions,
             errors: &registryErrors
         )
-        errors += registryErrors.list
+        // A key already reported while loading (a definition file that did not load) is
+        // reported once, not again as an adapter the registry could not build.
+        let reported = Set(errors.map { ReportedKey(file: $0.file, keyPath: $0.keyPath) })
+        errors += registryErrors.list.filter { !reported.contains(ReportedKey(file: $0.file, keyPath: $0.keyPath)) }
         errors += registry.unreachableRoutes()
         if let error = ConfigurationError(collecting: errors) { throw ConfigurationFailure(error: error, note: origin.note) }
         let output = OutputSink()
@@ -64,11 +76,13 @@ struct CheckConfig: ParsableCommand {
         } else {
             out += "adapters (detection order; link is the fallback for links):\n"
         }
-        var ids = registry.adapters.map { type(of: $0).id }
+        var ids = registry.adapters.map(\.id)
         if !ids.contains(LinkAdapter.id) { ids.append(LinkAdapter.id) }
+        let origins = AdapterOrigin.all(in: registry)
         for id in ids {
             guard let adapter = registry.adapter(forVendor: id) else { continue }
-            out += "  - \(id): \(type(of: adapter).summary)\n"
+            out += "  - \(id): \(adapter.summary)\n"
+            if let origin = origins[id] { out += "      from: \(origin)\n" }
             let settings = c.adapter(id)
             var policy: [String] = []
             if let value = c.defaults.automaticallyOpenDeeplinks { policy.append("defaults: \(value)") }
@@ -111,24 +125,81 @@ struct CheckConfig: ParsableCommand {
 struct ListAdapters: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "adapters",
-        abstract: "List the registered adapters, with a one-line description each and whether the configuration enables them."
+        abstract:
+            "List every known adapter: its id, whether the configuration enables it, where it comes from (swift, built-in definition, definition file) and a one-line description."
     )
 
     @OptionGroup var options: ConfigurationOptions
 
     func run() throws {
         let registry = try options.loadRegistry()
-        let enabled = Set(registry.adapters.map { type(of: $0).id })
         let output = OutputSink()
-        for type in registry.knownAdapterTypes {
-            let state = type.id == LinkAdapter.id ? "fallback" : enabled.contains(type.id) ? "enabled" : "disabled"
-            output.append(
-                line:
-                    "\(type.id.padding(toLength: 10, withPad: " ", startingAt: 0)) \(state.padding(toLength: 9, withPad: " ", startingAt: 0)) \(type.summary)"
-            )
-        }
+        for line in Self.lines(for: registry) { output.append(line: line) }
         try output.flush()
     }
+
+    /// One line per known adapter: Swift adapter types first, then definitions (built in,
+    /// given, then the files the configuration names), the `link` fallback last.
+    static func lines(for registry: AdapterRegistry) -> [String] {
+        let enabled = Set(registry.adapters.map(\.id))
+        let origins = AdapterOrigin.all(in: registry)
+        var rows: [(id: String, summary: String)] = registry.knownAdapterTypes.filter { $0.id != LinkAdapter.id }.map {
+            ($0.id, $0.summary)
+        }
+        rows += registry.knownDefinitions.map { ($0.id, $0.summary) }
+        rows.append((LinkAdapter.id, LinkAdapter.summary))
+        let width = rows.map { origins[$0.id]?.description.count ?? 0 }.max() ?? 0
+        return rows.map { row in
+            let state = row.id == LinkAdapter.id ? "fallback" : enabled.contains(row.id) ? "enabled" : "disabled"
+            let origin = origins[row.id]?.description ?? ""
+            return
+                "\(row.id.padding(toLength: 10, withPad: " ", startingAt: 0)) \(state.padding(toLength: 9, withPad: " ", startingAt: 0)) "
+                + "\(origin.padding(toLength: width, withPad: " ", startingAt: 0)) \(row.summary)"
+        }
+    }
+}
+
+/// Where an adapter comes from, as `normalize adapters` and `check-config` print it.
+enum AdapterOrigin: CustomStringConvertible {
+    /// A Swift adapter type compiled into `normalize`.
+    case swift
+    /// A definition compiled into the library (`adapters/<Vendor>/<id>.yaml`).
+    case builtInDefinition
+    /// A definition file named by the configuration.
+    case file(String)
+    /// A definition given as text.
+    case text
+
+    var description: String {
+        switch self {
+        case .swift: "swift"
+        case .builtInDefinition: "built-in definition"
+        case .file(let path): "definition \(path)"
+        case .text: "definition (text)"
+        }
+    }
+
+    /// The origin of every adapter the registry knows, by id.
+    static func all(in registry: AdapterRegistry) -> [String: AdapterOrigin] {
+        var origins: [String: AdapterOrigin] = [:]
+        for type in registry.knownAdapterTypes { origins[type.id] = .swift }
+        for definition in registry.knownDefinitions {
+            switch definition.origin {
+            case .builtIn: origins[definition.id] = .builtInDefinition
+            case .file(let path): origins[definition.id] = .file(path)
+            case .text: origins[definition.id] = .text
+            }
+        }
+        return origins
+    }
+}
+
+/// An error's file and key path, to report each key once.
+struct ReportedKey: Hashable {
+    /// The file the error is in.
+    var file: String?
+    /// The key path the error is at.
+    var keyPath: ConfigurationError.KeyPath
 }
 
 /// `normalize route URL…`: show where URLs lead under the configuration.

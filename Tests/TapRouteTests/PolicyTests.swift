@@ -234,7 +234,7 @@ private struct EchoAdapter: PayloadAdapter {
         let unknownKey: JSONValue = ["adapters": [["id": "echo", "colour": "red"]]]
         #expect(
             throws: ConfigurationError(
-                "unknown key 'colour' for adapter 'echo'; expected one of: id, automaticallyOpenDeeplinks, channels, key",
+                "unknown key 'colour' for adapter 'echo'; expected one of: id, automaticallyOpenDeeplinks, channels, definition, key",
                 kind: .unknownKey,
                 at: ["adapters", 0, "colour"],
                 isAboutKey: true

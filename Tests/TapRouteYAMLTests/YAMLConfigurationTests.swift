@@ -84,7 +84,7 @@ import Testing
         ),
         (
             "adapters:\n  - id: link\n    colour: red\n",
-            "bad.yaml:3:5: error: adapters[0].colour: unknown key 'colour' for adapter 'link'; expected one of: id, automaticallyOpenDeeplinks, channels"
+            "bad.yaml:3:5: error: adapters[0].colour: unknown key 'colour' for adapter 'link'; expected one of: id, automaticallyOpenDeeplinks, channels, definition"
         ),
         (
             "routes:\n  - url: \"myapp://p/{id}/{id}\"\n    screen: p\n",

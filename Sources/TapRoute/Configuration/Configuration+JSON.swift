@@ -210,6 +210,14 @@ extension Configuration {
                         errors: &errors
                     )
                 }
+            case "definition":
+                settings.definitionFile = errors.attempt { () throws(ConfigurationError) in
+                    let file = try ConfigurationReader(value, at: reader.path.appending(key)).string()
+                    guard !file.isEmpty else {
+                        throw ConfigurationError("definition must name a file", at: reader.path.appending(key))
+                    }
+                    return file
+                }
             default:
                 options[key] = value
             }

@@ -115,21 +115,32 @@ public struct AdapterSettings: Sendable, Hashable {
     public var policy: PolicySettings
     /// Per-channel automatic-open settings.
     public var channels: [Channel: PolicySettings]
-    /// The adapter's own keys (everything but `id`, `automaticallyOpenDeeplinks` and
-    /// `channels`), checked by the adapter.
+    /// The adapter's own keys (everything but `id`, `automaticallyOpenDeeplinks`,
+    /// `channels` and `definition`), checked by the adapter.
     public var options: JSONObject
+    /// The definition file the entry names (`definition:`), as written: a path relative to
+    /// the configuration file. `TapRouteYAML` reads it into ``definition``.
+    public var definitionFile: String?
+    /// The adapter this entry enables, compiled from ``definitionFile`` (or set by the app):
+    /// the registry runs it under the entry's id instead of looking the id up among the
+    /// adapters it knows. Its id must be the entry's.
+    public var definition: AdapterDefinition?
 
     /// Creates adapter settings.
     public init(
         id: String,
         policy: PolicySettings = PolicySettings(),
         channels: [Channel: PolicySettings] = [:],
-        options: JSONObject = [:]
+        options: JSONObject = [:],
+        definitionFile: String? = nil,
+        definition: AdapterDefinition? = nil
     ) {
         self.id = id
         self.policy = policy
         self.channels = channels
         self.options = options
+        self.definitionFile = definitionFile
+        self.definition = definition
     }
 }
 

@@ -88,14 +88,20 @@ public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvert
         self.rest = []
     }
 
-    /// One error that stands for all of `errors`: the first in file order (errors with a
-    /// line come before those without, which keep their order), carrying the others in
-    /// ``errors``. `nil` when `errors` is empty.
+    /// One error that stands for all of `errors`: the first in file order, carrying the
+    /// others in ``errors``. `nil` when `errors` is empty.
+    ///
+    /// Errors are grouped by file, the files in the order they first appear in `errors`
+    /// (a configuration's own errors, then those of the definition files it names); within
+    /// a file, errors with a line come first, in line and column order, and those without
+    /// keep their order.
     public init?(collecting errors: [ConfigurationError]) {
         let flat = errors.flatMap(\.errors)
+        var fileOrder: [String?: Int] = [:]
+        for error in flat where fileOrder[error.file] == nil { fileOrder[error.file] = fileOrder.count }
         let ordered = flat.enumerated().sorted { a, b in
-            let l = (a.element.line ?? .max, a.element.column ?? .max, a.offset)
-            let r = (b.element.line ?? .max, b.element.column ?? .max, b.offset)
+            let l = (fileOrder[a.element.file] ?? 0, a.element.line ?? .max, a.element.column ?? .max, a.offset)
+            let r = (fileOrder[b.element.file] ?? 0, b.element.line ?? .max, b.element.column ?? .max, b.offset)
             return l < r
         }.map(\.element)
         guard var first = ordered.first else { return nil }

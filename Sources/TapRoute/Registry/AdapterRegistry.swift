@@ -126,7 +126,47 @@ public struct AdapterRegistry: Sendable {
         var adapters: [any PayloadAdapter] = []
         var byID: [String: any PayloadAdapter] = [:]
         for (settings, path) in entries {
-            guard let entry = byKnownID[settings.id] else {
+            let entry: Known
+            if let definition = settings.definition {
+                // The entry brings its own definition (a `definition:` file): it must not
+                // take an id the registry already knows, and must be the entry's adapter.
+                if let other = byKnownID[settings.id] {
+                    let what: String
+                    switch other {
+                    case .type: what = "an adapter type"
+                    case .definition(let known): what = "the definition \(known.originDescription)"
+                    }
+                    found.append(
+                        ConfigurationError(
+                            "adapter id '\(settings.id)' is already \(what); the definition \(definition.originDescription) needs an id of its own",
+                            kind: .duplicateAdapter,
+                            at: path.appending("id")
+                        )
+                    )
+                    continue
+                }
+                guard definition.id == settings.id else {
+                    found.append(
+                        ConfigurationError(
+                            "the definition \(definition.originDescription) has id '\(definition.id)', not '\(settings.id)': an entry's id must be its definition's",
+                            at: path.appending("definition")
+                        )
+                    )
+                    continue
+                }
+                knownDefinitions.append(definition)
+                entry = .definition(definition)
+            } else if let file = settings.definitionFile {
+                found.append(
+                    ConfigurationError(
+                        "the definition file '\(file)' was not loaded: read the configuration with TapRouteYAML (YAMLConfiguration.load), or set AdapterSettings.definition",
+                        at: path.appending("definition")
+                    )
+                )
+                continue
+            } else if let known = byKnownID[settings.id] {
+                entry = known
+            } else {
                 let names = byKnownID.keys.sorted().joined(separator: ", ")
                 found.append(
                     ConfigurationError(
@@ -144,7 +184,7 @@ public struct AdapterRegistry: Sendable {
             }
             if let error = ConfigurationReader(.null, at: path).unknownKeys(
                 in: settings.options,
-                allowedKeys: ["id", "automaticallyOpenDeeplinks", "channels"] + accepted,
+                allowedKeys: ["id", "automaticallyOpenDeeplinks", "channels", "definition"] + accepted,
                 adapter: settings.id
             ) {
                 found.append(error)
