@@ -93,7 +93,7 @@ def main():
     if len(sys.argv) != 2:
         sys.exit("usage: fuzz-seeds.py OUTDIR")
     out = sys.argv[1]
-    seeds = {h: set() for h in ("RegistryFuzzer", "NormalizeFuzzer", "ConfigurationFuzzer", "RouteFuzzer", "AASAFuzzer", "VendorURLFuzzer")}
+    seeds = {h: set() for h in ("RegistryFuzzer", "NormalizeFuzzer", "ConfigurationFuzzer", "RouteFuzzer", "AASAFuzzer", "VendorURLFuzzer", "DefinitionFuzzer")}
     tokens = {h: set() for h in seeds}
 
     # Envelopes: every vector input and every example.
@@ -186,6 +186,25 @@ def main():
     tokens["AASAFuzzer"].update(
         ["applinks", "details", "appIDs", "appID", "components", "paths", "defaults", "caseSensitive", "percentEncoded", "substitutionVariables",
          "exclude", "comment", "/", "?", "#", "NOT ", "*", "$(alpha)", "$(lang)", "$(region)", "webcredentials", "apps", "?*", "%"]
+    )
+
+    # Adapter definitions: every shipped one (adapters/*/*.yaml, examples/**/*.yaml that are
+    # definitions, the test fixtures, valid and broken) and the docs' YAML blocks that look like one.
+    definition_paths = sorted(glob.glob(rel("adapters", "*", "*.yaml")))
+    definition_paths += sorted(glob.glob(rel("examples", "**", "*.yaml"), recursive=True))
+    definition_paths += sorted(glob.glob(rel("Tests", "**", "Definitions", "**", "*.yaml"), recursive=True))
+    for path in definition_paths:
+        with open(path, "rb") as f:
+            data = f.read()
+        if re.search(rb"^(id|recognize|recognise)\s*:", data, re.M):
+            seeds["DefinitionFuzzer"].add(data)
+            tokens["DefinitionFuzzer"].update(m.decode("utf-8") for m in re.findall(rb"([A-Za-z_][A-Za-z0-9_]*)\s*:", data) if len(m) <= 40)
+    for block in fenced_blocks("yaml"):
+        if re.search(rb"^(id|recognize|recognise)\s*:", block, re.M):
+            seeds["DefinitionFuzzer"].add(block)
+    tokens["DefinitionFuzzer"].update(
+        ["id", "summary", "$.", "[0]", "[*]", "\"", "'", ": ", "- ", "[", "]", "{", "}", "\n  ", "\n    ", "deep_link", "gcm.app_link", "CIO-Delivery-ID", "^d",
+         "all", "any", "not", "exists", "nonEmpty", "equals", "prefix", "true", "false", "null", "\"1\"", "YES", "url", "screen", "app", "clickAction", "inAppBrowser"]
     )
 
     for harness, items in seeds.items():
