@@ -321,7 +321,7 @@ struct ConformanceExecutor {
         -> Result<Interaction, NormalizationError>
     {
         if let event = try? InputEvent(json: input), let chosen = try? registry.adapter(for: event) {
-            willNormalize(type(of: chosen).id)
+            willNormalize(chosen.id)
         }
         return Result { () throws(NormalizationError) -> Interaction in try registry.normalize(json: input) }
     }

@@ -39,8 +39,14 @@ public protocol PayloadAdapter: Sendable {
     /// The adapter id used in `config.yaml`, in envelopes' `vendor`, and as the
     /// interaction's `vendor` (`dashx`).
     static var id: String { get }
+    /// This adapter's id: ``id-swift.type.property`` for a Swift adapter, the definition's for a
+    /// ``DefinitionAdapter``. The registry uses it everywhere (detection, `vendor`, listings).
+    var id: String { get }
     /// One line saying what the adapter reads, for `normalize adapters`.
     static var summary: String { get }
+    /// This adapter's one-line summary: ``summary-swift.type.property`` for a Swift adapter,
+    /// the definition's for a ``DefinitionAdapter``.
+    var summary: String { get }
     /// The adapter's own configuration keys (besides `id`, `automaticallyOpenDeeplinks` and
     /// `channels`). Any other key in its `config.yaml` entry is an error.
     static var configurationKeys: [String] { get }
@@ -71,6 +77,11 @@ public protocol PayloadAdapter: Sendable {
 }
 
 extension PayloadAdapter {
+    /// The type's id, by default.
+    public var id: String { Self.id }
+    /// The type's summary, by default.
+    public var summary: String { Self.summary }
+
     /// No claimed schemes by default.
     public var claimedSchemes: [String] { [] }
 

@@ -49,7 +49,7 @@ public struct AllowedScheme: Sendable, Hashable {
         for scheme in configuration.security.allowedSchemes { add(scheme, .security) }
         for scheme in configuration.app.schemes { add(scheme, .app) }
         for adapter in adapters {
-            for scheme in adapter.claimedSchemes { add(scheme, .adapter(type(of: adapter).id)) }
+            for scheme in adapter.claimedSchemes { add(scheme, .adapter(adapter.id)) }
         }
         return entries
     }

@@ -23,6 +23,8 @@ public struct AdapterRegistry: Sendable {
     public let policy: HandlingPolicy
     /// Every adapter type the registry knows, enabled or not, by id.
     public let knownAdapterTypes: [any PayloadAdapter.Type]
+    /// Every adapter definition the registry knows, enabled or not, in the order given.
+    public let knownDefinitions: [AdapterDefinition]
     /// The schemes a destination URL may have, and where each comes from:
     /// `security.allowedSchemes`, the app's own schemes, and the schemes enabled adapters
     /// claim.
@@ -46,19 +48,30 @@ public struct AdapterRegistry: Sendable {
     ///   - configuration: which adapters are on, in what order, and the policy.
     ///   - adapterTypes: the adapter types that may be enabled (``LinkAdapter`` is always
     ///     known).
+    ///   - definitions: the adapter definitions that may be enabled, each known by its id
+    ///     exactly like an adapter type (docs/declarative-adapters.md). A configuration
+    ///     without an `adapters` list enables them after the types, in this order.
     ///   - classifier: a universal-link classifier to use instead of the one the
     ///     configuration's app settings give (for AASA rules).
-    /// - Throws: ``ConfigurationError`` for an unknown or duplicate adapter id, an
+    /// - Throws: ``ConfigurationError`` for an unknown adapter id, an id registered twice
+    ///   (across types and definitions) or listed twice, an
     ///   adapter-specific key the adapter does not accept, or an adapter that refuses its
     ///   options — every such error of the configuration, in file order; located in the
     ///   configuration's source when it has one.
     public init(
         configuration: Configuration,
         adapterTypes: [any PayloadAdapter.Type],
+        definitions: [AdapterDefinition] = [],
         classifier: URLClassifier? = nil
     ) throws(ConfigurationError) {
         var errors = ConfigurationErrorList()
-        self.init(configuration: configuration, adapterTypes: adapterTypes, classifier: classifier, errors: &errors)
+        self.init(
+            configuration: configuration,
+            adapterTypes: adapterTypes,
+            definitions: definitions,
+            classifier: classifier,
+            errors: &errors
+        )
         if let error = ConfigurationError(collecting: errors.list) { throw error }
     }
 
@@ -67,31 +80,54 @@ public struct AdapterRegistry: Sendable {
     package init(
         configuration: Configuration,
         adapterTypes: [any PayloadAdapter.Type],
+        definitions: [AdapterDefinition] = [],
         classifier: URLClassifier? = nil,
         errors: inout ConfigurationErrorList
     ) {
         var found = ConfigurationErrorList()
-        var types: [String: any PayloadAdapter.Type] = [LinkAdapter.id: LinkAdapter.self]
+        /// What an id stands for: an adapter type or a definition.
+        enum Known {
+            case type(any PayloadAdapter.Type)
+            case definition(AdapterDefinition)
+        }
+        var byKnownID: [String: Known] = [LinkAdapter.id: .type(LinkAdapter.self)]
         var known: [any PayloadAdapter.Type] = []
+        var knownDefinitions: [AdapterDefinition] = []
+        var order: [String] = []
         for type in adapterTypes {
             if type.id == LinkAdapter.id { continue }
-            guard types[type.id] == nil else {
+            guard byKnownID[type.id] == nil else {
                 found.append(ConfigurationError("adapter id '\(type.id)' is registered twice", kind: .duplicateAdapter))
                 continue
             }
-            types[type.id] = type
+            byKnownID[type.id] = .type(type)
             known.append(type)
+            order.append(type.id)
+        }
+        for definition in definitions {
+            guard byKnownID[definition.id] == nil else {
+                found.append(
+                    ConfigurationError(
+                        "adapter id '\(definition.id)' is registered twice (the definition \(definition.originDescription) and another adapter)",
+                        kind: .duplicateAdapter
+                    )
+                )
+                continue
+            }
+            byKnownID[definition.id] = .definition(definition)
+            knownDefinitions.append(definition)
+            order.append(definition.id)
         }
         known.append(LinkAdapter.self)
         let entries: [(settings: AdapterSettings, path: ConfigurationError.KeyPath)] =
             configuration.enablesEveryAdapter
-            ? known.filter { $0.id != LinkAdapter.id }.map { (AdapterSettings(id: $0.id), [.key("adapters")]) }
+            ? order.map { (AdapterSettings(id: $0), [.key("adapters")]) }
             : configuration.adapters.enumerated().map { ($0.element, [.key("adapters"), .index($0.offset)]) }
         var adapters: [any PayloadAdapter] = []
         var byID: [String: any PayloadAdapter] = [:]
         for (settings, path) in entries {
-            guard let type = types[settings.id] else {
-                let names = types.keys.sorted().joined(separator: ", ")
+            guard let entry = byKnownID[settings.id] else {
+                let names = byKnownID.keys.sorted().joined(separator: ", ")
                 found.append(
                     ConfigurationError(
                         "unknown adapter id '\(settings.id)'; known: \(names)",
@@ -101,7 +137,11 @@ public struct AdapterRegistry: Sendable {
                 )
                 continue
             }
-            let accepted = type.configurationKeys
+            let accepted: [String]
+            switch entry {
+            case .type(let type): accepted = type.configurationKeys
+            case .definition: accepted = []
+            }
             if let error = ConfigurationReader(.null, at: path).unknownKeys(
                 in: settings.options,
                 allowedKeys: ["id", "automaticallyOpenDeeplinks", "channels"] + accepted,
@@ -117,11 +157,16 @@ public struct AdapterRegistry: Sendable {
                 limits: configuration.limits
             )
             let adapter: any PayloadAdapter
-            do throws(ConfigurationError) {
-                adapter = try type.init(configuration: adapterConfiguration)
-            } catch {
-                found.append(error.prefixed(by: path))
-                continue
+            switch entry {
+            case .type(let type):
+                do throws(ConfigurationError) {
+                    adapter = try type.init(configuration: adapterConfiguration)
+                } catch {
+                    found.append(error.prefixed(by: path))
+                    continue
+                }
+            case .definition(let definition):
+                adapter = DefinitionAdapter(definition: definition)
             }
             adapters.append(adapter)
             byID[settings.id] = adapter
@@ -133,6 +178,7 @@ public struct AdapterRegistry: Sendable {
         self.detectionOrder = adapters.filter { !($0 is LinkAdapter) }
         self.link = LinkAdapter()
         self.knownAdapterTypes = known
+        self.knownDefinitions = knownDefinitions
         let allowed = AllowedScheme.effective(configuration: configuration, adapters: adapters)
         self.allowedSchemes = allowed
         self.policy = HandlingPolicy(
@@ -154,7 +200,7 @@ public struct AdapterRegistry: Sendable {
     public func adapter(for input: InputEvent) throws(NormalizationError) -> any PayloadAdapter {
         if let vendor = input.vendor {
             guard let adapter = adapter(forVendor: vendor) else {
-                let names = (adapters.map { type(of: $0).id } + [LinkAdapter.id]).joined(separator: ", ")
+                let names = (adapters.map(\.id) + [LinkAdapter.id]).joined(separator: ", ")
                 throw NormalizationError(
                     .unknownVendor,
                     "no enabled adapter has id '\(vendor)'; enabled: \(names)",
@@ -198,7 +244,7 @@ public struct AdapterRegistry: Sendable {
         var reader = PayloadReader(limits: configuration.limits, for: input)
         var result = try adapter.read(input, using: &reader)
         result.warnings = reader.takeWarnings() + result.warnings
-        return policy.resolve(result, vendor: type(of: adapter).id, input: input)
+        return policy.resolve(result, vendor: adapter.id, input: input)
     }
 
     /// Normalizes one envelope given as JSON.

@@ -1,0 +1,624 @@
+/// The adapter a registry builds from an ``AdapterDefinition``: it runs the definition's
+/// compiled plan through the ``PayloadReader`` it is given and returns an ``AdapterResult``,
+/// like any Swift adapter.
+///
+/// ```swift
+/// let adapter = DefinitionAdapter(definition: definition)
+/// let result = try adapter.read(.notification(userInfo: ["acme": ["link": "https://acme.example/x"]]))
+/// ```
+public struct DefinitionAdapter: PayloadAdapter {
+    /// The id of the adapter type; each adapter's own ``id`` is its definition's.
+    public static let id = "definition"
+    /// One line for the type.
+    public static let summary = "An adapter described by a definition (docs/declarative-adapters.md)"
+
+    /// The definition it runs.
+    public let definition: AdapterDefinition
+    /// The definition's id.
+    public var id: String { definition.id }
+    /// The definition's summary.
+    public var summary: String { definition.summary }
+    private let plan: DefinitionPlan
+
+    /// Creates the adapter running `definition`.
+    public init(definition: AdapterDefinition) {
+        self.definition = definition
+        self.plan = definition.plan
+    }
+
+    /// A definition adapter cannot be made from a configuration alone: the registry makes it
+    /// from its definition (``AdapterRegistry/init(configuration:adapterTypes:definitions:classifier:)``).
+    /// - Throws: always, a ``ConfigurationError`` saying so.
+    public init(configuration: AdapterConfiguration) throws(ConfigurationError) {
+        throw ConfigurationError(
+            "adapter '\(configuration.id)' is a definition; pass it to the registry's definitions",
+            kind: .unknownAdapter,
+            at: ["id"]
+        )
+    }
+
+    /// Whether the input is one of the kinds the definition reads and its `recognize`
+    /// predicate holds. Decodes no JSON held in strings.
+    public func recognizes(_ input: InputEvent) -> Bool {
+        guard let context = DContext(plan: plan, input: input) else { return false }
+        return context.holds(plan.recognize)
+    }
+
+    /// Runs the definition on a recognized input.
+    /// - Throws: ``NormalizationError``: a reject rule's error, a payload rule's, or
+    ///   `unrecognized` for an input kind the definition does not read.
+    public func read(_ input: InputEvent, using reader: inout PayloadReader) throws(NormalizationError) -> AdapterResult {
+        guard var context = DContext(plan: plan, input: input) else {
+            throw NormalizationError(
+                .unrecognized,
+                "the \(definition.id) definition reads \(plan.reads.map(\.rawValue).sorted().joined(separator: ", ")), not \(input.kind.name)"
+            )
+        }
+        for rule in plan.reject where context.holds(rule.when) {
+            let path = rule.at.map { context.errorPath($0, location: reader.location) } ?? reader.location
+            throw NormalizationError(rule.code, context.render(rule.message, extras: .none), path: path)
+        }
+        var buttons: [Interaction.Button] = []
+        if let spec = plan.buttons { buttons = context.buttons(spec, reader: &reader) }
+        context.buttons = buttons
+        let trigger = context.trigger()
+        var behavior: VendorBehavior?
+        let destination = context.destination(plan.destination, reader: &reader, behavior: &behavior)
+        if behavior == nil {
+            behavior = plan.behavior.first { $0.when.map(context.holds) ?? true }?.behavior
+        }
+        for rule in plan.warnings where context.holds(rule.when) {
+            reader.warn(rule.warning.code, context.render(rule.warning.message, extras: .none))
+        }
+        var messageId: String?
+        if let spec = plan.messageId, case .string(let s)? = context.evaluate(spec, reader: &reader) { messageId = s }
+        var payload: JSONObject = [:]
+        if let spec = plan.payload { payload = try context.payload(spec, reader: &reader) }
+        var tracking: JSONObject = [:]
+        for (name, spec) in plan.tracking {
+            if let value = context.evaluate(spec, reader: &reader) { tracking[name] = value }
+        }
+        return AdapterResult(
+            channel: context.channel(),
+            trigger: trigger,
+            destination: destination,
+            buttons: buttons,
+            messageId: messageId,
+            payload: payload,
+            tracking: tracking,
+            vendorBehavior: behavior ?? .appOpens
+        )
+    }
+}
+
+/// The state of one run of a plan.
+struct DContext {
+    let plan: DefinitionPlan
+    let kind: InputKindName
+    let root: JSONValue
+    /// The depth of the root object in the record (the record's top level is 1).
+    let rootDepth: Int
+    let action: String?
+    let url: String?
+    let origin: InputEvent.NotificationOrigin?
+    var base: JSONValue
+    var baseDepth: Int
+    var key: String?
+    var buttons: [Interaction.Button] = []
+
+    init?(plan: DefinitionPlan, input: InputEvent) {
+        self.plan = plan
+        var origin: InputEvent.NotificationOrigin?
+        var action: String?
+        var url: String?
+        let root: JSONValue
+        switch input.kind {
+        case .notification(let userInfo, let a, let o):
+            guard plan.reads.contains(.notification) else { return nil }
+            kind = .notification
+            root = .object(userInfo)
+            action = a
+            origin = o
+        case .inAppMessage(let message, let a):
+            guard plan.reads.contains(.inAppMessage) else { return nil }
+            kind = .inAppMessage
+            root = .object(message)
+            action = a
+        case .vendorEvent(let event):
+            guard plan.reads.contains(.vendorEvent) else { return nil }
+            kind = .vendorEvent
+            root = .object(event)
+        case .url(let link, _):
+            guard plan.reads.contains(.url) else { return nil }
+            kind = .url
+            url = link
+            var query = JSONObject()
+            if let mark = link.utf8.firstIndex(of: UInt8(ascii: "?")) {
+                var rest = link[link.utf8.index(after: mark)...]
+                if let hash = rest.utf8.firstIndex(of: UInt8(ascii: "#")) { rest = rest[..<hash] }
+                for item in QueryItem.items(of: String(rest)) { query[item.name] = .string(item.value) }
+            }
+            root = .object(query)
+        case .userActivity:
+            return nil
+        }
+        self.root = root
+        self.rootDepth = 2
+        self.action = action
+        self.url = url
+        self.origin = origin
+        self.base = root
+        self.baseDepth = 2
+    }
+
+    // MARK: - Paths
+
+    /// A value found at a path, with the depth of the object or array holding it.
+    struct Found {
+        var value: JSONValue
+        var holderDepth: Int
+        var key: String?
+    }
+
+    func reference(_ r: DReference) -> JSONValue? {
+        switch r {
+        case .action: action.map(JSONValue.string)
+        case .url: url.map(JSONValue.string)
+        case .key: key.map(JSONValue.string)
+        case .named(let i): namedValue(i)
+        }
+    }
+
+    func namedValue(_ index: Int) -> JSONValue? {
+        var copy = self
+        copy.base = root
+        copy.baseDepth = rootDepth
+        copy.key = nil
+        var scratch = PayloadReader()
+        return copy.evaluate(plan.named[index], reader: &scratch)
+    }
+
+    func resolve(_ path: DPath) -> Found? {
+        var current: JSONValue
+        var depth: Int
+        switch path.base {
+        case .current:
+            current = base
+            depth = baseDepth
+        case .root:
+            current = root
+            depth = rootDepth
+        case .reference(let r):
+            guard let v = reference(r) else { return nil }
+            return Found(value: v, holderDepth: rootDepth, key: nil)
+        }
+        var holder = depth - 1
+        for step in path.steps {
+            holder = depth
+            switch step {
+            case .key(let k):
+                guard case .object(let o) = current, let next = o[k] else { return nil }
+                current = next
+            case .index(let i):
+                guard case .array(let a) = current, i < a.count else { return nil }
+                current = a[i]
+            case .find(let field, let operand):
+                guard case .array(let a) = current else { return nil }
+                let wanted: String
+                switch operand {
+                case .literal(let s): wanted = s
+                case .reference(let r):
+                    guard case .string(let s)? = reference(r) else { return nil }
+                    wanted = s
+                }
+                guard let match = a.first(where: { if case .string(let s)? = $0[field] { s == wanted } else { false } }) else {
+                    return nil
+                }
+                current = match
+            }
+            depth += 1
+        }
+        return Found(value: current, holderDepth: holder, key: path.lastKey)
+    }
+
+    func errorPath(_ path: DPath, location: String) -> String {
+        switch path.base {
+        case .reference: return location
+        case .root, .current: return location + path.display
+        }
+    }
+
+    static func isAbsent(_ v: JSONValue) -> Bool {
+        switch v {
+        case .null: true
+        case .string(let s): s.isEmpty
+        case .object(let o): o.isEmpty
+        case .array(let a): a.isEmpty
+        default: false
+        }
+    }
+
+    // MARK: - Predicates
+
+    func holds(_ p: DPredicate) -> Bool {
+        switch p {
+        case .always: return true
+        case .exists(let path):
+            guard let f = resolve(path) else { return false }
+            return !f.value.isNull
+        case .nonEmpty(let path):
+            guard let f = resolve(path) else { return false }
+            return !Self.isAbsent(f.value)
+        case .isType(let path, let type):
+            guard let v = resolve(path)?.value else { return false }
+            switch (v, type) {
+            case (.string, .string), (.number, .number), (.bool, .bool), (.object, .object), (.array, .array), (.null, .null): return true
+            default: return false
+            }
+        case .isTrue(let path):
+            return PayloadReader.boolean(resolve(path)?.value) == true
+        case .equals(let path, let literal, let match):
+            guard let v = resolve(path)?.value else { return false }
+            return Self.equal(v, literal, match)
+        case .oneOf(let path, let literals, let match):
+            guard let v = resolve(path)?.value else { return false }
+            return literals.contains { Self.equal(v, $0, match) }
+        case .anyKeyHasPrefix(let path, let prefix):
+            guard case .object(let o)? = resolve(path)?.value else { return false }
+            return o.contains { $0.key.utf8.starts(with: prefix.utf8) }
+        case .hasScheme(let path, let schemes):
+            guard case .string(let s)? = resolve(path)?.value else { return false }
+            return schemes.contains { URLParts.hasScheme($0, s) }
+        case .origin(let o):
+            return origin == o
+        case .all(let ps):
+            return ps.allSatisfy(holds)
+        case .any(let ps):
+            return ps.contains(where: holds)
+        case .not(let inner):
+            return !holds(inner)
+        }
+    }
+
+    static func equal(_ v: JSONValue, _ literal: DLiteral, _ match: DMatch) -> Bool {
+        if case .string(let s) = v {
+            guard case .string = literal.value else { return false }
+            return DFold.matches(s, literal.folded, match)
+        }
+        return v == literal.value
+    }
+
+    // MARK: - Values
+
+    /// The raw value a source finds.
+    func find(_ source: DSource) -> Found? {
+        switch source {
+        case .path(let p):
+            guard let f = resolve(p), !f.value.isNull else { return nil }
+            return f
+        case .first(let paths):
+            for p in paths {
+                if let f = resolve(p), !Self.isAbsent(f.value) { return f }
+            }
+            return nil
+        case .firstPresent(let paths):
+            for p in paths {
+                if let f = resolve(p), !f.value.isNull { return f }
+            }
+            return nil
+        case .literal(let v):
+            return Found(value: v, holderDepth: rootDepth, key: nil)
+        }
+    }
+
+    /// The converted, mapped value; `nil` when absent.
+    func evaluate(_ spec: DValue, reader: inout PayloadReader) -> JSONValue? {
+        guard let found = find(spec.source) else { return spec.defaultValue }
+        return finish(found, spec, reader: &reader)
+    }
+
+    func finish(_ found: Found, _ spec: DValue, reader: inout PayloadReader) -> JSONValue? {
+        var converted = convert(found, spec.conversion, reader: &reader)
+        if let map = spec.map, let v = converted {
+            converted = nil
+            if case .string(let s) = v {
+                if let entry = map.entries.first(where: { DFold.matches(s, $0.folded, map.match) }) {
+                    converted = .string(entry.canonical)
+                }
+            }
+        }
+        return converted ?? spec.defaultValue
+    }
+
+    func convert(_ found: Found, _ conversion: DConversion, reader: inout PayloadReader) -> JSONValue? {
+        let v = found.value
+        switch conversion {
+        case .string:
+            if case .string(let s) = v, !s.isEmpty { return v }
+            return nil
+        case .text:
+            switch v {
+            case .string(let s) where !s.isEmpty: return v
+            case .number(let n): return .string(n.text)
+            default: return nil
+            }
+        case .boolean:
+            return PayloadReader.boolean(v).map(JSONValue.bool)
+        case .json:
+            if case .string(let s) = v {
+                return try? reader.json(in: s, heldAt: found.holderDepth)
+            }
+            return Self.isAbsent(v) ? nil : v
+        case .url(let code, let message):
+            guard case .string(let s) = v, let trimmed = PayloadReader.trimmedNonEmpty(s) else { return nil }
+            if trimmed.utf8.count != s.utf8.count {
+                let text =
+                    message.map { render($0, extras: Extras(value: v, key: found.key)) }
+                    ?? "\(found.key ?? "the URL") had whitespace around it; it was trimmed"
+                reader.warn(code, text)
+            }
+            return .string(trimmed)
+        case .any:
+            return Self.isAbsent(v) ? nil : v
+        }
+    }
+
+    func string(_ spec: DValue, reader: inout PayloadReader) -> String? {
+        switch evaluate(spec, reader: &reader) {
+        case .string(let s)?: s.isEmpty ? nil : s
+        case .number(let n)?: n.text
+        default: nil
+        }
+    }
+
+    // MARK: - Messages
+
+    struct Extras {
+        var value: JSONValue?
+        var key: String?
+        var clause: String?
+        static let none = Extras()
+    }
+
+    func render(_ template: DTemplate, extras: Extras) -> String {
+        var out = ""
+        for part in template.parts {
+            switch part {
+            case .text(let t): out += t
+            case .insert(let subject, let filter):
+                let value: JSONValue?
+                switch subject {
+                case .path(let p): value = resolve(p)?.value
+                case .key: value = (extras.key ?? key).map(JSONValue.string)
+                case .clause: value = extras.clause.map(JSONValue.string)
+                case .value: value = extras.value
+                }
+                out += Self.format(value, filter)
+            }
+        }
+        return out
+    }
+
+    static func format(_ value: JSONValue?, _ filter: DTemplate.Filter) -> String {
+        guard let value else { return filter == .type ? "missing" : "" }
+        switch filter {
+        case .type: return value.typeDescription
+        case .raw: return raw(value)
+        case .quoted:
+            let text = raw(value)
+            guard text.count > 100 else { return "'\(text)'" }
+            return "'\(text.prefix(100))…' (\(text.utf8.count) bytes)"
+        }
+    }
+
+    static func raw(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let s): s
+        case .number(let n): n.text
+        case .bool(let b): b ? "true" : "false"
+        case .null: "null"
+        case .object, .array: value.typeDescription
+        }
+    }
+
+    // MARK: - Parts
+
+    func channel() -> Channel {
+        switch plan.channel {
+        case .fixed(let c): return c
+        case .origin: return origin == .local ? .local : .push
+        case .byKind:
+            switch kind {
+            case .notification: return origin == .local ? .local : .push
+            case .inAppMessage: return .inApp
+            case .vendorEvent: return .push
+            case .url: return .customScheme
+            }
+        }
+    }
+
+    func trigger() -> Trigger {
+        let rules = plan.trigger ?? []
+        var scratch = PayloadReader()
+        for rule in rules where rule.when.map(holds) ?? true {
+            switch rule.kind {
+            case .tap: return .tap
+            case .dismiss: return .dismiss
+            case .open: return .open
+            case .action: return actionTrigger()
+            case .button(let idSpec, let labelSpec):
+                guard let id = string(idSpec, reader: &scratch) else { continue }
+                return .button(id: id, label: labelSpec.flatMap { string($0, reader: &scratch) })
+            }
+        }
+        if plan.trigger == nil, kind == .notification || kind == .inAppMessage { return actionTrigger() }
+        return .tap
+    }
+
+    func actionTrigger() -> Trigger {
+        let label = action.flatMap { id in buttons.first { $0.id == id }?.label }
+        return Trigger(notificationAction: action, label: label)
+    }
+
+    func destination(_ rules: [DDestinationRule], reader: inout PayloadReader, behavior: inout VendorBehavior?) -> Destination {
+        for rule in rules where rule.when.map(holds) ?? true {
+            let result: Destination?
+            switch rule.kind {
+            case .app: result = .app
+            case .none: result = Destination.none
+            case .button:
+                result = action.flatMap { id in buttons.first { $0.id == id }?.destination }
+            case .clickAction(let spec):
+                result = string(spec, reader: &reader).map(Destination.clickAction)
+            case .screen(let spec, let parameters, let urlSpec):
+                if let name = string(spec, reader: &reader) {
+                    var pairs: [(String, String)] = []
+                    for (pname, pspec) in parameters {
+                        if let v = string(pspec, reader: &reader) { pairs.append((pname, v)) }
+                    }
+                    result = .screen(name: name, parameters: ScreenParameters(pairs), url: urlSpec.flatMap { string($0, reader: &reader) })
+                } else {
+                    result = nil
+                }
+            case .url(let spec, let targetSpec, let fixed):
+                var target = fixed
+                if let targetSpec, case .string(let t)? = evaluate(targetSpec, reader: &reader), let parsed = URLTarget(rawValue: t) {
+                    target = parsed
+                }
+                result = url(spec, rule: rule, reader: &reader).map { .url($0, target: target) }
+            }
+            if let result {
+                if let w = rule.warn { reader.warn(w.code, render(w.message, extras: .none)) }
+                if case .url = result { behavior = rule.behavior } else if rule.behavior != nil { behavior = rule.behavior }
+                return result
+            }
+            switch rule.ifAbsent {
+            case .next: continue
+            case .app: return .app
+            case .none: return .none
+            }
+        }
+        return .app
+    }
+
+    /// The URL a rule's value gives, raising its `problems` warnings.
+    func url(_ spec: DValue, rule: DDestinationRule, reader: inout PayloadReader) -> String? {
+        guard let found = find(spec.source) else {
+            if let w = rule.missing { reader.warn(w.code, render(w.message, extras: .none)) }
+            if let d = spec.defaultValue, case .string(let s) = d { return s }
+            return nil
+        }
+        switch found.value {
+        case .string(let s) where s.isEmpty:
+            if let w = rule.empty { reader.warn(w.code, render(w.message, extras: Extras(value: found.value, key: found.key))) }
+            return nil
+        case .string:
+            break
+        default:
+            if case .text = spec.conversion, case .number = found.value { break }
+            if case .json = spec.conversion { break }
+            if case .any = spec.conversion { break }
+            if let w = rule.wrongType { reader.warn(w.code, render(w.message, extras: Extras(value: found.value, key: found.key))) }
+            return nil
+        }
+        if case .string(let s)? = finish(found, spec, reader: &reader), !s.isEmpty { return s }
+        return nil
+    }
+
+    func buttons(_ spec: DButtons, reader: inout PayloadReader) -> [Interaction.Button] {
+        guard let found = resolve(spec.from) else { return [] }
+        var elements: [(key: String?, value: JSONValue)] = []
+        var container = found.value
+        if case .string(let text) = container {
+            guard let decoded = try? reader.json(in: text, heldAt: found.holderDepth) else { return [] }
+            container = decoded
+        }
+        switch container {
+        case .array(let a): elements = a.map { (nil, $0) }
+        case .object(let o): elements = o.map { ($0.key, $0.value) }
+        default: return []
+        }
+        var out: [Interaction.Button] = []
+        var inner = self
+        inner.baseDepth = found.holderDepth + 2
+        for (index, element) in elements.enumerated() {
+            inner.base = element.value
+            inner.key = element.key
+            let id: String?
+            if let idSpec = spec.id {
+                id = inner.string(idSpec, reader: &reader)
+            } else if let key = element.key {
+                id = key.isEmpty ? nil : key
+            } else {
+                id = PayloadReader.nonEmptyString(element.value["id"])
+            }
+            guard let id else {
+                let name = element.key.map { "'\($0)'" } ?? "\(index)"
+                reader.warn(.invalidActionButtons, "button \(name) has no id; it is left out")
+                continue
+            }
+            let label = spec.label.flatMap { inner.string($0, reader: &reader) }
+            var ignored: VendorBehavior?
+            let destination = inner.destination(spec.destination, reader: &reader, behavior: &ignored)
+            out.append(Interaction.Button(id: id, label: label, destination: destination))
+        }
+        return out
+    }
+
+    func payload(_ spec: DPayload, reader: inout PayloadReader) throws(NormalizationError) -> JSONObject {
+        var object: JSONObject
+        if let from = spec.from {
+            let found = resolve(from)
+            let depth = found?.holderDepth ?? rootDepth
+            let path = errorPath(from, location: reader.location)
+            switch reader.object(found?.value, heldAt: depth) {
+            case .absent:
+                object = [:]
+            case .inString(let o, _):
+                object = o
+            case .inPlace(let o):
+                _ = try apply(spec.inPlace, text: nil, value: found?.value, clause: nil, path: path, reader: &reader)
+                object = o
+            case .stringTooDeep(let text, let clause):
+                object = try apply(spec.tooDeep, text: text, value: found?.value, clause: clause, path: path, reader: &reader) ?? [:]
+            case .stringNotJSON(let text, _):
+                let c = PayloadReader.firstJSONByte(text) == UInt8(ascii: "{") ? spec.broken : spec.text
+                object = try apply(c, text: text, value: found?.value, clause: nil, path: path, reader: &reader) ?? [:]
+            case .stringHoldsWrongType(_, let text):
+                object = try apply(spec.text, text: text, value: found?.value, clause: nil, path: path, reader: &reader) ?? [:]
+            case .wrongType(let v):
+                object = try apply(spec.wrongType, text: nil, value: v, clause: nil, path: path, reader: &reader) ?? [:]
+            }
+        } else if case .object(let o) = base {
+            object = o
+        } else {
+            object = [:]
+        }
+        if !spec.without.isEmpty || !spec.withoutPrefixes.isEmpty {
+            object = JSONObject(
+                object.lazy.filter { member in
+                    !spec.without.contains(member.key) && !spec.withoutPrefixes.contains { member.key.utf8.starts(with: $0.utf8) }
+                }.map { ($0.key, $0.value) }
+            )
+        }
+        return object
+    }
+
+    func apply(
+        _ c: DPayloadCase,
+        text: String?,
+        value: JSONValue?,
+        clause: String?,
+        path: String,
+        reader: inout PayloadReader
+    ) throws(NormalizationError) -> JSONObject? {
+        let extras = Extras(value: value, key: nil, clause: clause)
+        if let reject = c.reject { throw NormalizationError(reject.code, render(reject.message, extras: extras), path: path) }
+        if let w = c.warn { reader.warn(w.code, render(w.message, extras: extras)) }
+        if let name = c.keepAs {
+            if let text { return [name: .string(text)] }
+            if let value { return [name: value] }
+        }
+        return nil
+    }
+}
