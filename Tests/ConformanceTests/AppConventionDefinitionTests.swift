@@ -1,0 +1,61 @@
+import Foundation
+import TapRoute
+import TapRouteAdapters
+import TapRouteConformance
+import TapRouteTestSupport
+import TapRouteYAML
+import Testing
+
+/// The app's own push convention as a definition (`examples/app-convention/myapp.yaml`, the
+/// walkthrough of docs/declarative-adapters.md): its vectors, and that it stays the "ten
+/// lines" the walkthrough promises.
+@Suite struct AppConventionDefinitionTests {
+    static let definitionPath = "examples/app-convention/myapp.yaml"
+    static let vectorsPath = "examples/app-convention/Vectors"
+
+    /// The walkthrough's configuration: the app's scheme, only the app's definition enabled.
+    static let base: JSONObject = ["app": ["schemes": ["myapp"]], "adapters": [["id": "myapp"]]]
+
+    @Test func passesItsVectors() throws {
+        let definition = try DefinitionFiles.load(Self.definitionPath)
+        #expect(definition.id == "myapp")
+        let vectors = try ConformanceVectors.directory(TestPaths.path(Self.vectorsPath))
+        #expect(vectors.vectors.count >= 10)
+        let registries = DefinitionRegistries(base: Self.base, adapterTypes: [], definitions: [definition])
+        let failures = try registries.failures(vectors)
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+    }
+
+    /// Next to every built-in adapter (the repository's config.yaml order, the definition
+    /// last), the definition gets the same answers: no built-in claims the app's pushes, and
+    /// the definition claims none of the built-ins' vectors.
+    @Test func coexistsWithTheBuiltInAdapters() throws {
+        let definition = try DefinitionFiles.load(Self.definitionPath)
+        let configuration = try YAMLConfiguration.document(yaml: DefaultConfiguration.yaml, file: "config.yaml").0
+        var base = configuration.objectValue ?? [:]
+        base["app"] = ["schemes": ["myapp", "campaigndemoapp", "taptalkio"], "domains": ["web.taptalk.io"]]
+        base["adapters"] = JSONValue.array((base["adapters"]?.arrayValue ?? []) + [["id": "myapp"]])
+        base["routes"] = []
+        let registries = DefinitionRegistries(
+            base: base,
+            adapterTypes: AdapterRegistry.builtInAdapterTypes,
+            definitions: [definition]
+        )
+        let vectors = try ConformanceVectors.directory(TestPaths.path(Self.vectorsPath))
+        let failures = try registries.failures(vectors)
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+
+        let instance = try #require(registries.registry(for: vectors.vectors[0]).adapter(forVendor: "myapp"))
+        for vector in try ShippedVectors.all().vectors {
+            guard let event = try? InputEvent(json: vector.input) else { continue }
+            #expect(!instance.recognizes(event), "\(vector.location)")
+        }
+    }
+
+    /// "The app's own convention in ten lines": the definition, comments aside.
+    @Test func isTenLines() throws {
+        let text = try String(contentsOfFile: TestPaths.path(Self.definitionPath), encoding: .utf8)
+        let lines = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }
+        #expect(lines.count <= 10, "\(lines.count) lines")
+    }
+}
