@@ -52,6 +52,23 @@ import Testing
         }
     }
 
+    /// The walkthrough's example of a mistake: a located error naming the file, line,
+    /// column and the path inside the definition.
+    @Test func aMistakeIsLocatedInTheFileAndTheDefinition() throws {
+        let text = try String(contentsOfFile: TestPaths.path(Self.definitionPath), encoding: .utf8)
+        let broken = text.replacingOccurrences(of: "parameters: {orderId: orderId}", with: "parameters: {orderId: order..id}")
+        #expect(broken != text)
+        let (document, source) = try YAMLConfiguration.document(yaml: broken, file: "myapp.yaml")
+        #expect(throws: ConfigurationError.self) {
+            _ = try AdapterDefinition(json: document, source: source, origin: .file("myapp.yaml"))
+        }
+        do {
+            _ = try AdapterDefinition(json: document, source: source, origin: .file("myapp.yaml"))
+        } catch {
+            #expect(error.description == "myapp.yaml:11:27: error: destination[1].parameters.orderId: 'order..id' is not a path: an empty key")
+        }
+    }
+
     /// "The app's own convention in ten lines": the definition, comments aside.
     @Test func isTenLines() throws {
         let text = try String(contentsOfFile: TestPaths.path(Self.definitionPath), encoding: .utf8)
