@@ -52,6 +52,39 @@ import Testing
         }
     }
 
+    /// The conformance kit's hostile inputs, derived from the example's vectors (every
+    /// single-point mutation, then inputs generated from the kit's default seed): each gives
+    /// an Interaction whose JSON reads back equal, or a typed error with a message and a `$`
+    /// path, and the same answer twice.
+    @Test func hostileInputsDerivedFromTheVectors() throws {
+        let definition = try DefinitionFiles.load(Self.definitionPath)
+        let vectors = try ConformanceVectors.directory(TestPaths.path(Self.vectorsPath))
+        let registries = DefinitionRegistries(base: Self.base, adapterTypes: [], definitions: [definition])
+        let registry = try registries.registry(for: vectors.vectors[0])
+        var inputs: [JSONValue] = []
+        var done: Set<String> = []
+        for vector in vectors.vectors {
+            inputs += Mutation.all(of: vector.input, skippingRepeatsIn: &done).map(\.input)
+        }
+        var generator = HostileJSON(seed: AdapterConformanceTest.defaultSeed, adapterID: "myapp", seeds: vectors.vectors.map(\.input))
+        for _ in 0..<1000 { inputs.append(generator.input()) }
+        #expect(inputs.count > 1000)
+        var claimed = 0
+        for input in inputs {
+            let first = DefinitionRegistries.answer(registry, input)
+            #expect(DefinitionRegistries.answer(registry, input) == first, "\(input.jsonString())")
+            do {
+                let interaction = try registry.normalize(json: input)
+                if interaction.vendor == "myapp" { claimed += 1 }
+                #expect(try Interaction(jsonValue: interaction.jsonValue) == interaction, "\(input.jsonString())")
+            } catch let error as NormalizationError {
+                #expect(!error.message.isEmpty && error.path.hasPrefix("$"), "\(input.jsonString()): \(error)")
+            }
+        }
+        // The mutations keep most inputs the app's: the run exercised the definition.
+        #expect(claimed > 100)
+    }
+
     /// The walkthrough's example of a mistake: a located error naming the file, line,
     /// column and the path inside the definition.
     @Test func aMistakeIsLocatedInTheFileAndTheDefinition() throws {
