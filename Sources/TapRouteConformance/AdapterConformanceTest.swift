@@ -77,6 +77,8 @@ public struct AdapterConformanceTest: Sendable {
         public var seed: UInt64?
         /// How many crashes to report before giving up on the remaining inputs. Default 3.
         public var maximumCrashes: Int
+        /// Every adapter definition the registry knows besides the one under test, if any.
+        public var registryDefinitions: [AdapterDefinition]
 
         /// Creates options.
         public init(
@@ -86,8 +88,10 @@ public struct AdapterConformanceTest: Sendable {
             checksHostileInput: Bool = true,
             otherVectors: ConformanceVectors = ConformanceVectors([]),
             seed: UInt64? = nil,
-            maximumCrashes: Int = 3
+            maximumCrashes: Int = 3,
+            registryDefinitions: [AdapterDefinition] = []
         ) {
+            self.registryDefinitions = registryDefinitions
             self.baseConfiguration = baseConfiguration
             self.registryAdapters = registryAdapters
             self.propertyCheckCount = propertyCheckCount
@@ -98,8 +102,12 @@ public struct AdapterConformanceTest: Sendable {
         }
     }
 
-    /// The adapter type under test.
+    /// The adapter type under test (``DefinitionAdapter`` for a definition).
     public let adapter: any PayloadAdapter.Type
+    /// The adapter definition under test, when the test was made from one.
+    public let definition: AdapterDefinition?
+    /// The id of the adapter under test.
+    public var adapterID: String { definition?.id ?? adapter.id }
     /// The vectors it must pass.
     public let vectors: ConformanceVectors
     /// The run's options.
@@ -119,6 +127,21 @@ public struct AdapterConformanceTest: Sendable {
     ///   - options: base configuration, registry, seed and hostile-input settings.
     public init(adapter: any PayloadAdapter.Type, vectors: ConformanceVectors, options: Options = Options()) {
         self.adapter = adapter
+        self.definition = nil
+        self.vectors = vectors
+        self.options = options
+    }
+
+    /// Creates a conformance test of a definition-based adapter: the registry knows the
+    /// definition next to ``Options/registryAdapters`` and ``Options/registryDefinitions``,
+    /// and every check runs as for a Swift adapter.
+    /// - Parameters:
+    ///   - definition: the definition under test.
+    ///   - vectors: its vectors.
+    ///   - options: base configuration, registry, seed and hostile-input settings.
+    public init(definition: AdapterDefinition, vectors: ConformanceVectors, options: Options = Options()) {
+        self.adapter = DefinitionAdapter.self
+        self.definition = definition
         self.vectors = vectors
         self.options = options
     }
@@ -134,7 +157,7 @@ public struct AdapterConformanceTest: Sendable {
         let report = try await report(seed: seed, sourceLocation: sourceLocation)
         let children = report.childProcesses == 1 ? "1 child process" : "\(report.childProcesses) child processes"
         print(
-            "TapRouteConformance: adapter '\(adapter.id)': \(report.triedInputs) inputs in \(children),"
+            "TapRouteConformance: adapter '\(adapterID)': \(report.triedInputs) inputs in \(children),"
                 + " \(start.duration(to: clock.now).formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 2))));"
                 + " seed \(Self.hex(seed)) (\(Self.seedEnvironmentVariable)=\(Self.hex(seed)) repeats this run)"
         )
@@ -176,10 +199,17 @@ public struct AdapterConformanceTest: Sendable {
 
     private func report(seed: UInt64, sourceLocation: SourceLocation) async throws(ConformanceError) -> ConformanceReport {
         var types = options.registryAdapters
-        if !types.contains(where: { $0.id == adapter.id }) { types.append(adapter) }
-        let base = try options.baseConfiguration.document(adapterID: adapter.id)
-        let job = ConformanceJob(
-            adapterID: adapter.id,
+        var definitions = options.registryDefinitions
+        if let definition {
+            types.removeAll { $0.id == definition.id }
+            definitions.removeAll { $0.id == definition.id }
+            definitions.append(definition)
+        } else if !types.contains(where: { $0.id == adapter.id }) {
+            types.append(adapter)
+        }
+        let base = try options.baseConfiguration.document(adapterID: adapterID)
+        var job = ConformanceJob(
+            adapterID: adapterID,
             registryTypes: [],
             baseDocument: base.jsonString(),
             vectors: vectors.vectors.map { $0.transport.jsonString() },
@@ -189,6 +219,7 @@ public struct AdapterConformanceTest: Sendable {
             checksHostileInput: options.checksHostileInput,
             firstStep: 0
         )
+        job.definitions = definitions.map { $0.document.jsonString() }
         return try await CrashIsolation.run(
             job: job,
             adapter: adapter,

@@ -8,6 +8,8 @@ struct ConformanceJob: Codable, Sendable {
     var adapterID: String
     /// Filled in by ``CrashIsolation`` when the run goes to a child process.
     var registryTypes: [String]
+    /// The registry's adapter definitions, as their documents' JSON text.
+    var definitions: [String] = []
     var baseDocument: String
     var vectors: [String]
     var otherVectors: [String]
@@ -150,6 +152,7 @@ struct ConformancePlan {
 struct ConformanceExecutor {
     private let adapterID: String
     private let types: [any PayloadAdapter.Type]
+    private let definitions: [AdapterDefinition]
     private let base: JSONValue
     private let vectors: [ConformanceVector]
     private var registries: [String: AdapterRegistry] = [:]
@@ -160,6 +163,21 @@ struct ConformanceExecutor {
     init(job: ConformanceJob, vectors: [ConformanceVector], types: [any PayloadAdapter.Type]) throws(ConformanceError) {
         self.adapterID = job.adapterID
         self.types = types
+        var definitions: [AdapterDefinition] = []
+        for text in job.definitions {
+            do {
+                let document = try JSONValue(parsing: text)
+                definitions.append(try AdapterDefinition(json: document))
+            } catch let error as ConfigurationError {
+                throw ConformanceError(.invalidDefinition(error), location: "<adapter definition>")
+            } catch {
+                throw ConformanceError(
+                    .childProcess(message: "an adapter definition arrived unreadable: \(error)"),
+                    location: "<adapter definition>"
+                )
+            }
+        }
+        self.definitions = definitions
         self.vectors = vectors
         do {
             base = try JSONValue(parsing: job.baseDocument)
@@ -197,7 +215,7 @@ struct ConformanceExecutor {
                 // AASA files named in a vector's configuration are read relative to the vector.
                 configuration = try YAMLConfiguration.loadingAASAFiles(configuration, relativeTo: directory ?? ".")
             }
-            registry = try AdapterRegistry(configuration: configuration, adapterTypes: types)
+            registry = try AdapterRegistry(configuration: configuration, adapterTypes: types, definitions: definitions)
         } catch {
             throw ConformanceError(.invalidVectorConfiguration(error), location: location)
         }

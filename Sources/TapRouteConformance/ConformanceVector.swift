@@ -213,6 +213,8 @@ public struct ConformanceError: Error, Sendable, Hashable, CustomStringConvertib
         case missingExpectation
         /// A seed variable that is not a seed; its value.
         case invalidSeed(String)
+        /// An adapter definition handed to a child process that no longer compiles.
+        case invalidDefinition(ConfigurationError)
         /// An error a child process reported (already in words: it crossed a process).
         case childProcess(message: String)
     }
@@ -255,6 +257,7 @@ public struct ConformanceError: Error, Sendable, Hashable, CustomStringConvertib
         case .missingExpectation: "a vector arrived without its expectation"
         case .invalidSeed(let text): "'\(text)' is not a seed; expected a decimal or 0x-hexadecimal 64-bit number, or 'random'"
         case .childProcess(let message): message
+        case .invalidDefinition(let error): "definition: \(error)"
         }
     }
 

@@ -94,6 +94,9 @@ public enum DefinitionBounds {
     public static let maxPathSteps = 32
     /// The most rules, literals, paths or spellings in one list.
     public static let maxListLength = 256
+    /// The most list searches (`[field=…]` steps) and, separately, the most JSON decodings
+    /// (`as: json`) in one definition: each may read the whole input once per record.
+    public static let maxSearches = 64
     /// The longest message template or path, in UTF-8 bytes.
     public static let maxTextBytes = 1024
 }

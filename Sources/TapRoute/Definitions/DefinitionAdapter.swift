@@ -55,6 +55,7 @@ public struct DefinitionAdapter: PayloadAdapter {
             )
         }
         for rule in plan.reject where context.holds(rule.when) {
+            // The first reject rule that holds fails the input.
             let path = rule.at.map { context.errorPath($0, location: reader.location) } ?? reader.location
             throw NormalizationError(rule.code, context.render(rule.message, extras: .none), path: path)
         }
@@ -262,19 +263,24 @@ struct DContext {
             return Self.equal(v, literal, match)
         case .oneOf(let path, let literals, let match):
             guard let v = resolve(path)?.value else { return false }
-            return literals.contains { Self.equal(v, $0, match) }
+            for literal in literals where Self.equal(v, literal, match) { return true }
+            return false
         case .anyKeyHasPrefix(let path, let prefix):
             guard case .object(let o)? = resolve(path)?.value else { return false }
-            return o.contains { $0.key.utf8.starts(with: prefix.utf8) }
+            for member in o where member.key.utf8.starts(with: prefix.utf8) { return true }
+            return false
         case .hasScheme(let path, let schemes):
             guard case .string(let s)? = resolve(path)?.value else { return false }
-            return schemes.contains { URLParts.hasScheme($0, s) }
+            for scheme in schemes where URLParts.hasScheme(scheme, s) { return true }
+            return false
         case .origin(let o):
             return origin == o
         case .all(let ps):
-            return ps.allSatisfy(holds)
+            for p in ps where !holds(p) { return false }
+            return true
         case .any(let ps):
-            return ps.contains(where: holds)
+            for p in ps where holds(p) { return true }
+            return false
         case .not(let inner):
             return !holds(inner)
         }
@@ -348,7 +354,7 @@ struct DContext {
             if case .string(let s) = v {
                 return try? reader.json(in: s, heldAt: found.holderDepth)
             }
-            return Self.isAbsent(v) ? nil : v
+            return Self.isAbsent(v) ? JSONValue?.none : v
         case .url(let code, let message):
             guard case .string(let s) = v, let trimmed = PayloadReader.trimmedNonEmpty(s) else { return nil }
             if trimmed.utf8.count != s.utf8.count {
@@ -359,7 +365,7 @@ struct DContext {
             }
             return .string(trimmed)
         case .any:
-            return Self.isAbsent(v) ? nil : v
+            return Self.isAbsent(v) ? JSONValue?.none : v
         }
     }
 

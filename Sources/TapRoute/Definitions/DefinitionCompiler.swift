@@ -16,6 +16,9 @@ struct DefinitionCompiler {
     var namedAllowed = true
     /// Whether `@key` and relative paths are allowed (inside `buttons`).
     var insideButtons = false
+    /// The list searches (`[field=…]`) and JSON decodings so far, each bounded.
+    var findSteps = 0
+    var decodings = 0
 
     /// Compiles `json`; `nil` when an error was found (the errors are in `errors`).
     static func compile(_ json: JSONValue, errors: inout ConfigurationErrorList) -> (id: String, summary: String, plan: DefinitionPlan)? {
@@ -300,6 +303,14 @@ struct DefinitionCompiler {
         return o
     }
 
+    static func paths(of source: DSource) -> [DPath] {
+        switch source {
+        case .path(let p): [p]
+        case .first(let ps), .firstPresent(let ps): ps
+        case .literal: []
+        }
+    }
+
     func isName(_ s: String) -> Bool {
         !s.isEmpty && s.utf8.count <= 64
             && s.utf8.allSatisfy { ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F }
@@ -326,7 +337,24 @@ struct DefinitionCompiler {
     mutating func path(_ value: JSONValue, at keyPath: KeyPath) -> DPath? {
         guard let text = string(value, at: keyPath) else { return nil }
         switch DPathParser.parse(text, names: names, namedAllowed: namedAllowed, insideButtons: insideButtons) {
-        case .success(let path): return path
+        case .success(let path):
+            let finds = path.steps.filter { if case .find = $0 { true } else { false } }.count
+            if insideButtons, case .reference(.named) = path.base {
+                // A named value may search lists or decode JSON: once per button would be
+                // quadratic in the input.
+                fail("'\(text)': named values are not available inside buttons; read the value with a path", at: keyPath)
+                return nil
+            }
+            if insideButtons, path.base == .root, finds > 0 {
+                fail("'\(text)': a path from the root inside buttons cannot search a list (it would run once per button)", at: keyPath)
+                return nil
+            }
+            findSteps += finds
+            if findSteps > DefinitionBounds.maxSearches, findSteps - finds <= DefinitionBounds.maxSearches {
+                fail("more than \(DefinitionBounds.maxSearches) list searches ([field=…]) in the definition", .limitExceeded, at: keyPath)
+                return nil
+            }
+            return path
         case .failure(let problem):
             fail("'\(text)' is not a path: \(problem.message)", at: keyPath)
             return nil
@@ -379,12 +407,28 @@ struct DefinitionCompiler {
                     case "string": conversion = .string
                     case "text": conversion = .text
                     case "boolean": conversion = .boolean
-                    case "json": conversion = .json
+                    case "json":
+                        conversion = .json
+                        if insideButtons, Self.paths(of: source).contains(where: { $0.base == .root }) {
+                            fail(
+                                "a value from the root inside buttons cannot be decoded as JSON (it would run once per button)",
+                                at: path.appending("as")
+                            )
+                        }
+                        decodings += 1
+                        if decodings == DefinitionBounds.maxSearches + 1 {
+                            fail(
+                                "more than \(DefinitionBounds.maxSearches) JSON decodings in the definition",
+                                .limitExceeded,
+                                at: path.appending("as")
+                            )
+                        }
                     case "any": conversion = .any
                     case "url":
                         var code: Warning.Code = "urlTrimmed"
                         var message: DTemplate?
-                        if let w = o["trimmedWarning"], let ow = object(w, allowed: ["code", "message"], at: path.appending("trimmedWarning")),
+                        if let w = o["trimmedWarning"],
+                            let ow = object(w, allowed: ["code", "message"], at: path.appending("trimmedWarning")),
                             let warning = warning(ow, at: path.appending("trimmedWarning"))
                         {
                             code = warning.code
@@ -401,7 +445,9 @@ struct DefinitionCompiler {
                 fail("trimmedWarning applies only with as: url", at: path.appending("trimmedWarning"))
             }
             var match = DMatch.exact
-            if let v = o["match"], let m = oneOf(v, DMatch.self, names: ["exact", "case", "caseAndSeparators"], at: path.appending("match")) {
+            if let v = o["match"],
+                let m = oneOf(v, DMatch.self, names: ["exact", "case", "caseAndSeparators"], at: path.appending("match"))
+            {
                 match = m
             }
             var map: DMap?
@@ -480,14 +526,18 @@ struct DefinitionCompiler {
         case "equals":
             guard let o = object(operand, allowed: ["path", "to", "match"], at: inner) else { return nil }
             let p = required(o, "path", at: inner).flatMap { self.path($0, at: inner.appending("path")) }
-            let match = o["match"].flatMap { oneOf($0, DMatch.self, names: ["exact", "case", "caseAndSeparators"], at: inner.appending("match")) } ?? .exact
+            let match =
+                o["match"].flatMap { oneOf($0, DMatch.self, names: ["exact", "case", "caseAndSeparators"], at: inner.appending("match")) }
+                ?? .exact
             let to = required(o, "to", at: inner).flatMap { literal($0, match: match, at: inner.appending("to")) }
             guard let p, let to else { return nil }
             return .equals(p, to, match)
         case "oneOf":
             guard let o = object(operand, allowed: ["path", "values", "match"], at: inner) else { return nil }
             let p = required(o, "path", at: inner).flatMap { self.path($0, at: inner.appending("path")) }
-            let match = o["match"].flatMap { oneOf($0, DMatch.self, names: ["exact", "case", "caseAndSeparators"], at: inner.appending("match")) } ?? .exact
+            let match =
+                o["match"].flatMap { oneOf($0, DMatch.self, names: ["exact", "case", "caseAndSeparators"], at: inner.appending("match")) }
+                ?? .exact
             var literals: [DLiteral] = []
             var ok = true
             if let vs = required(o, "values", at: inner) {
@@ -499,7 +549,8 @@ struct DefinitionCompiler {
             return .oneOf(p, literals, match)
         case "anyKeyHasPrefix":
             guard let o = object(operand, allowed: ["path", "prefix"], at: inner) else { return nil }
-            let p = o["path"].map { self.path($0, at: inner.appending("path")) } ?? DPath(base: .current, steps: [], display: "", lastKey: nil)
+            let p =
+                o["path"].map { self.path($0, at: inner.appending("path")) } ?? DPath(base: .current, steps: [], display: "", lastKey: nil)
             let prefix = required(o, "prefix", at: inner).flatMap { string($0, at: inner.appending("prefix")) }
             guard let p, let prefix else { return nil }
             return .anyKeyHasPrefix(p, prefix)
@@ -657,7 +708,8 @@ struct DefinitionCompiler {
         switch parts.kind {
         case "button":
             guard let o = object(parts.operand, allowed: ["id", "label"], at: inner) else { return nil }
-            guard let idJSON = required(o, "id", at: inner), let id = value(idJSON, at: inner.appending("id"), defaultConversion: .text) else {
+            guard let idJSON = required(o, "id", at: inner), let id = value(idJSON, at: inner.appending("id"), defaultConversion: .text)
+            else {
                 return nil
             }
             var label: DValue?

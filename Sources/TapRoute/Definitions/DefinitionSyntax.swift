@@ -76,7 +76,9 @@ enum DPathParser {
                 if bytes.first == UInt8(ascii: "'") {
                     bytes = bytes.dropFirst()
                     guard let key = quoted(&bytes) else { return .failure(DSyntaxProblem(message: "an unterminated quoted key")) }
-                    guard bytes.first == UInt8(ascii: "]") else { return .failure(DSyntaxProblem(message: "expected ']' after a quoted key")) }
+                    guard bytes.first == UInt8(ascii: "]") else {
+                        return .failure(DSyntaxProblem(message: "expected ']' after a quoted key"))
+                    }
                     bytes = bytes.dropFirst()
                     steps.append(.key(key))
                     display += "[" + jsonPathQuoted(key) + "]"
@@ -203,7 +205,9 @@ enum DTemplateParser {
                 case "type": filter = .type
                 default:
                     var message = "unknown filter '\(name)'; expected quoted or type"
-                    if let close = ConfigurationReader.closest(to: name, in: ["quoted", "type"]) { message += "; did you mean '\(close)'?" }
+                    if let close = ConfigurationReader.closest(to: name, in: ["quoted", "type"]) {
+                        message += "; did you mean '\(close)'?"
+                    }
                     return .failure(DSyntaxProblem(message: message))
                 }
             }
