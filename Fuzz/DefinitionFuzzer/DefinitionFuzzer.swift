@@ -26,7 +26,10 @@ private let probes: [JSONValue] = [
     ["kind": "vendorEvent", "event": ["type": "Tap", "action": ["type": "URL", "uri": "https://example.com/bird"]]],
     [
         "kind": "vendorEvent", "automaticallyOpenDeeplinks": true,
-        "event": ["type": "Button", "payload": #"{"orderId":"409"}"#, "action": ["type": "DEEP_LINK", "identifier": "btn", "uri": "myapp://x"]],
+        "event": [
+            "type": "Button", "payload": #"{"orderId":"409"}"#,
+            "action": ["type": "DEEP_LINK", "identifier": "btn", "uri": "myapp://x"],
+        ],
     ],
     ["kind": "inAppMessage", "message": ["id": "iam-1", "buttons": [["id": "ok", "url": "javascript:alert(1)"]]], "action": "ok"],
     ["kind": "url", "url": "myapp://orders/42?ref=push"],

@@ -26,6 +26,20 @@ import Testing
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
     }
 
+    /// The conformance kit, exactly as for a Swift adapter: vectors, determinism,
+    /// recognition, other vendors' payloads, round trip, hostile inputs, crash isolation.
+    @Test func conformsThroughTheKit() async throws {
+        try await AdapterConformanceTest(
+            definition: DefinitionFiles.load(Self.definitionPath),
+            vectors: .directory(TestPaths.path(Self.vectorsPath)),
+            options: .init(
+                baseConfiguration: .yaml("app: {schemes: [myapp]}\nadapters: [{id: myapp}]\n"),
+                registryAdapters: AdapterRegistry.builtInAdapterTypes,
+                otherVectors: ShippedVectors.all()
+            )
+        ).run()
+    }
+
     /// Next to every built-in adapter (the repository's config.yaml order, the definition
     /// last), the definition gets the same answers: no built-in claims the app's pushes, and
     /// the definition claims none of the built-ins' vectors.
@@ -98,7 +112,9 @@ import Testing
         do {
             _ = try AdapterDefinition(json: document, source: source, origin: .file("myapp.yaml"))
         } catch {
-            #expect(error.description == "myapp.yaml:11:27: error: destination[1].parameters.orderId: 'order..id' is not a path: an empty key")
+            #expect(
+                error.description == "myapp.yaml:11:27: error: destination[1].parameters.orderId: 'order..id' is not a path: an empty key"
+            )
         }
     }
 

@@ -46,6 +46,16 @@ func compileDefinitions() throws -> [AdapterDefinition] {
     }
 }
 
+/// Every shipped definition as JSON text: how a built-in definition is compiled into the
+/// library (no YAML reader at run time).
+let definitionJSONTexts: [String] = {
+    do {
+        return try definitionTexts.map { try YAMLConfiguration.document(yaml: $0.text, file: $0.path).0.jsonString() }
+    } catch {
+        fatalError("a definition does not parse: \(error)")
+    }
+}()
+
 /// Bird interactions as a back end receives them: a button with a deep link and a JSON
 /// payload string (examples/bird-deep-link.json), an Open URL tap, an Open App tap.
 let birdRecords: [[UInt8]] = [
@@ -131,7 +141,21 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    Benchmark("load the default configuration, compile every definition and build the registry") { benchmark in
+    Benchmark("build the registry with every definition compiled from JSON text") { benchmark in
+        let configuration = try YAMLConfiguration.parse(yaml: DefaultConfiguration.yaml)
+        for _ in benchmark.scaledIterations {
+            let definitions = try definitionJSONTexts.map { try AdapterDefinition(json: JSONValue(parsing: $0), origin: .builtIn) }
+            blackHole(
+                try AdapterRegistry(
+                    configuration: configuration,
+                    adapterTypes: AdapterRegistry.builtInAdapterTypes.filter { type in !definitions.contains { $0.id == type.id } },
+                    definitions: definitions
+                )
+            )
+        }
+    }
+
+    Benchmark("load the default configuration, compile every definition from YAML and build the registry") { benchmark in
         for _ in benchmark.scaledIterations {
             let configuration = try YAMLConfiguration.parse(yaml: DefaultConfiguration.yaml)
             let definitions = try compileDefinitions()
