@@ -13,12 +13,15 @@ Each shipped one (adapters/, examples/) must start with the comment
   # yaml-language-server: $schema=<relative path to docs/adapter-definition.schema.json>
 naming the schema by a path that exists, so editors complete and check it.
 
+  - the ```yaml blocks of docs/*.md that are whole definitions (top-level id and recognize)
+
 Broken definitions (each must be REJECTED by the schema):
   - Tests/**/Definitions/Broken/*.yaml       one mistake per file, named on its first line
 """
 import glob
 import json
 import os
+import re
 import sys
 
 try:
@@ -77,6 +80,25 @@ for path in shipped + fixtures:
             if target != os.path.normpath(schema_path):
                 problems += 1
                 print(f"{rel(path)}:1: the $schema comment names {first[len(COMMENT):].strip()}, not docs/adapter-definition.schema.json")
+
+for doc in find("docs", "*.md"):
+    text = open(doc, encoding="utf-8").read()
+    for match in re.finditer(r"```yaml\n(.*?)```", text, re.S):
+        block = match.group(1)
+        if not (re.search(r"^id\s*:", block, re.M) and re.search(r"^recognize\s*:", block, re.M)):
+            continue
+        line = text.count("\n", 0, match.start()) + 2
+        try:
+            document = yaml.safe_load(block)
+        except yaml.YAMLError as error:
+            problems += 1
+            print(f"{rel(doc)}:{line}: a definition example that is not YAML: {error}")
+            continue
+        fixtures.append(doc)
+        for error in validator.iter_errors(document):
+            problems += 1
+            where = "/".join(str(p) for p in error.absolute_path) or "(root)"
+            print(f"{rel(doc)}:{line}: {where}: {error.message}")
 
 if not broken:
     problems += 1
