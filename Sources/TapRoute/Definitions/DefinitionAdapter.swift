@@ -170,13 +170,11 @@ struct DContext {
         }
     }
 
+    /// A named value. Named values are only referred to outside `buttons` (the compiler
+    /// refuses them inside), where the base is the root, so the value reads from the root.
     func namedValue(_ index: Int) -> JSONValue? {
-        var copy = self
-        copy.base = root
-        copy.baseDepth = rootDepth
-        copy.key = nil
         var scratch = PayloadReader()
-        return copy.evaluate(plan.named[index], reader: &scratch)
+        return evaluate(plan.named[index], reader: &scratch)
     }
 
     func resolve(_ path: DPath) -> Found? {

@@ -199,7 +199,7 @@ struct DefinitionCompiler {
         }
         // Named values first: everything else may refer to them.
         var named: [DValue] = []
-        if let v = doc["values"], let o = object(v, allowed: nil ?? [], at: ["values"], acceptAny: true) {
+        if let v = doc["values"], let o = anyMapping(v, at: ["values"]) {
             namedAllowed = false
             for (name, value) in o {
                 let path: KeyPath = ["values", .key(name)]
@@ -256,7 +256,7 @@ struct DefinitionCompiler {
         var payload: DPayload?
         if let v = doc["payload"] { payload = self.payload(v, at: ["payload"]) }
         var tracking: [(name: String, value: DValue)] = []
-        if let v = doc["tracking"], let o = object(v, allowed: [], at: ["tracking"], acceptAny: true) {
+        if let v = doc["tracking"], let o = anyMapping(v, at: ["tracking"]) {
             if o.count > DefinitionBounds.maxListLength {
                 fail("\(o.count) tracking fields; at most \(DefinitionBounds.maxListLength)", .limitExceeded, at: ["tracking"])
             } else {
@@ -294,8 +294,9 @@ struct DefinitionCompiler {
         return (id, summary, plan)
     }
 
-    /// A mapping with any keys (for `values`, `tracking`).
-    mutating func object(_ value: JSONValue, allowed: [String], at path: KeyPath, acceptAny: Bool) -> JSONObject? {
+    /// A mapping whose keys are names the definition chooses (`values`, `tracking`,
+    /// `parameters`).
+    mutating func anyMapping(_ value: JSONValue, at path: KeyPath) -> JSONObject? {
         guard case .object(let o) = value else {
             mismatch("a mapping", value, at: path)
             return nil
@@ -790,7 +791,7 @@ struct DefinitionCompiler {
         case "screen":
             guard let v = value(parts.operand, at: inner) else { return nil }
             var parameters: [(name: String, value: DValue)] = []
-            if let ps = o["parameters"], let po = object(ps, allowed: [], at: path.appending("parameters"), acceptAny: true) {
+            if let ps = o["parameters"], let po = anyMapping(ps, at: path.appending("parameters")) {
                 for (name, pv) in po {
                     if let c = value(pv, at: path.appending("parameters").appending(name), defaultConversion: .text) {
                         parameters.append((name, c))

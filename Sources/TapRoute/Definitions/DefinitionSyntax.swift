@@ -222,7 +222,11 @@ enum DTemplateParser {
             case "@value": subject = .value
             default:
                 switch DPathParser.parse(subjectText, names: names, namedAllowed: true, insideButtons: insideButtons) {
-                case .success(let p): subject = .path(p)
+                case .success(let p):
+                    if insideButtons, case .reference(.named) = p.base {
+                        return .failure(DSyntaxProblem(message: "{\(subjectText)}: named values are not available inside buttons"))
+                    }
+                    subject = .path(p)
                 case .failure(let f): return .failure(DSyntaxProblem(message: "{\(subjectText)}: \(f.message)"))
                 }
             }
