@@ -118,6 +118,12 @@ import Testing
             keyPath: "buttons.label",
             says: "once per button"
         ),
+        Mistake(
+            changes: #"{"values": {"data": {"path": "d", "as": "json"}}, "recognize": {"exists": "@data"}}"#,
+            kind: .invalidValue,
+            keyPath: "recognize.exists",
+            says: "decode nothing"
+        ),
         Mistake(changes: #"{"payload": {"text": {"keepAs": "v"}}}"#, kind: .invalidValue, keyPath: "payload.text", says: "only with from"),
         Mistake(
             changes: #"{"payload": {"withoutPrefixes": [""]}}"#,

@@ -66,7 +66,10 @@ public struct DefinitionAdapter: PayloadAdapter {
         var behavior: VendorBehavior?
         let destination = context.destination(plan.destination, reader: &reader, behavior: &behavior)
         if behavior == nil {
-            behavior = plan.behavior.first { $0.when.map(context.holds) ?? true }?.behavior
+            for rule in plan.behavior where context.applies(rule.when) {
+                behavior = rule.behavior
+                break
+            }
         }
         for rule in plan.warnings where context.holds(rule.when) {
             reader.warn(rule.warning.code, context.render(rule.warning.message, extras: .none))
@@ -217,7 +220,7 @@ struct DContext {
             }
             depth += 1
         }
-        return Found(value: current, holderDepth: holder, key: path.lastKey)
+        return Found(value: current, holderDepth: holder, key: nil)
     }
 
     func errorPath(_ path: DPath, location: String) -> String {
@@ -284,6 +287,12 @@ struct DContext {
         }
     }
 
+    /// Whether a rule's optional `when` lets it apply (no closure: the run state is large).
+    func applies(_ when: DPredicate?) -> Bool {
+        guard let when else { return true }
+        return holds(when)
+    }
+
     static func equal(_ v: JSONValue, _ literal: DLiteral, _ match: DMatch) -> Bool {
         if case .string(let s) = v {
             guard case .string = literal.value else { return false }
@@ -296,18 +305,27 @@ struct DContext {
 
     /// The raw value a source finds.
     func find(_ source: DSource) -> Found? {
+        // Only values carry the key they were read at (for `{@key}`); predicates resolve
+        // paths without it.
         switch source {
         case .path(let p):
-            guard let f = resolve(p), !f.value.isNull else { return nil }
+            guard var f = resolve(p), !f.value.isNull else { return nil }
+            f.key = p.lastKey
             return f
         case .first(let paths):
             for p in paths {
-                if let f = resolve(p), !Self.isAbsent(f.value) { return f }
+                if var f = resolve(p), !Self.isAbsent(f.value) {
+                    f.key = p.lastKey
+                    return f
+                }
             }
             return nil
         case .firstPresent(let paths):
             for p in paths {
-                if let f = resolve(p), !f.value.isNull { return f }
+                if var f = resolve(p), !f.value.isNull {
+                    f.key = p.lastKey
+                    return f
+                }
             }
             return nil
         case .literal(let v):
@@ -444,7 +462,7 @@ struct DContext {
     func trigger() -> Trigger {
         let rules = plan.trigger ?? []
         var scratch = PayloadReader()
-        for rule in rules where rule.when.map(holds) ?? true {
+        for rule in rules where applies(rule.when) {
             switch rule.kind {
             case .tap: return .tap
             case .dismiss: return .dismiss
@@ -465,7 +483,7 @@ struct DContext {
     }
 
     func destination(_ rules: [DDestinationRule], reader: inout PayloadReader, behavior: inout VendorBehavior?) -> Destination {
-        for rule in rules where rule.when.map(holds) ?? true {
+        for rule in rules where applies(rule.when) {
             let result: Destination?
             switch rule.kind {
             case .app: result = .app

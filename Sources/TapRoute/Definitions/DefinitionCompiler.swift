@@ -19,6 +19,10 @@ struct DefinitionCompiler {
     /// The list searches (`[field=…]`) and JSON decodings so far, each bounded.
     var findSteps = 0
     var decodings = 0
+    /// Whether the predicate being compiled is `recognize`, which decodes nothing.
+    var inRecognize = false
+    /// The named values that decode JSON, by index.
+    var decodingNames: Set<Int> = []
 
     /// Compiles `json`; `nil` when an error was found (the errors are in `errors`).
     static func compile(_ json: JSONValue, errors: inout ConfigurationErrorList) -> (id: String, summary: String, plan: DefinitionPlan)? {
@@ -208,6 +212,7 @@ struct DefinitionCompiler {
                     continue
                 }
                 if let compiled = self.value(value, at: path) {
+                    if case .json = compiled.conversion { decodingNames.insert(named.count) }
                     names[name] = named.count
                     named.append(compiled)
                 }
@@ -216,7 +221,9 @@ struct DefinitionCompiler {
         }
         var recognize = DPredicate.always
         if let v = doc["recognize"] {
+            inRecognize = true
             recognize = predicate(v, at: ["recognize"], depth: 1) ?? .always
+            inRecognize = false
         } else {
             fail("missing required key 'recognize'", .missingKey, at: root)
         }
@@ -340,6 +347,10 @@ struct DefinitionCompiler {
         switch DPathParser.parse(text, names: names, namedAllowed: namedAllowed, insideButtons: insideButtons) {
         case .success(let path):
             let finds = path.steps.filter { if case .find = $0 { true } else { false } }.count
+            if inRecognize, case .reference(.named(let index)) = path.base, decodingNames.contains(index) {
+                fail("'\(text)' decodes JSON; recognize must stay cheap and decode nothing", at: keyPath)
+                return nil
+            }
             if insideButtons, case .reference(.named) = path.base {
                 // A named value may search lists or decode JSON: once per button would be
                 // quadratic in the input.
