@@ -71,7 +71,7 @@ let package = Package(
             name: "ConformanceTests",
             dependencies: ["TapRouteConformance", "TapRouteAdapters", "TapRouteYAML", "TapRouteTestSupport"]
                 + vendorAdapters.map { .target(name: $0.module) },
-            exclude: ["Vectors"]
+            exclude: ["Vectors", "Definitions"]
         ),
         .testTarget(
             name: "TapRouteDispatchTests",
@@ -93,7 +93,9 @@ let package = Package(
 // Fuzzing (docs/reliability.md): one libFuzzer harness per executable target under Fuzz/.
 // Their entry point is libFuzzer's driver, which exists only in a `-sanitize=fuzzer` build,
 // so they are part of the package only when TAPROUTE_FUZZ=1 (scripts/fuzz.sh sets it).
-let fuzzHarnesses = ["RegistryFuzzer", "NormalizeFuzzer", "ConfigurationFuzzer", "RouteFuzzer", "AASAFuzzer", "VendorURLFuzzer"]
+let fuzzHarnesses = [
+    "RegistryFuzzer", "NormalizeFuzzer", "ConfigurationFuzzer", "RouteFuzzer", "AASAFuzzer", "VendorURLFuzzer", "DefinitionFuzzer",
+]
 if Context.environment["TAPROUTE_FUZZ"] == "1" {
     package.targets += [
         .target(name: "FuzzerDriver", path: "Fuzz/FuzzerDriver"),

@@ -67,6 +67,7 @@ def keys(value):
 def vectors():
     paths = sorted(glob.glob(rel("adapters", "*", "Vectors", "*.json")))
     paths += sorted(glob.glob(rel("Tests", "**", "Vectors", "**", "*.json"), recursive=True))
+    paths += sorted(glob.glob(rel("examples", "**", "Vectors", "*.json"), recursive=True))
     for path in paths:
         try:
             yield path, load_json(path)
@@ -93,7 +94,7 @@ def main():
     if len(sys.argv) != 2:
         sys.exit("usage: fuzz-seeds.py OUTDIR")
     out = sys.argv[1]
-    seeds = {h: set() for h in ("RegistryFuzzer", "NormalizeFuzzer", "ConfigurationFuzzer", "RouteFuzzer", "AASAFuzzer", "VendorURLFuzzer")}
+    seeds = {h: set() for h in ("RegistryFuzzer", "NormalizeFuzzer", "ConfigurationFuzzer", "RouteFuzzer", "AASAFuzzer", "VendorURLFuzzer", "DefinitionFuzzer")}
     tokens = {h: set() for h in seeds}
 
     # Envelopes: every vector input and every example.
@@ -186,6 +187,33 @@ def main():
     tokens["AASAFuzzer"].update(
         ["applinks", "details", "appIDs", "appID", "components", "paths", "defaults", "caseSensitive", "percentEncoded", "substitutionVariables",
          "exclude", "comment", "/", "?", "#", "NOT ", "*", "$(alpha)", "$(lang)", "$(region)", "webcredentials", "apps", "?*", "%"]
+    )
+
+    # Adapter definitions: every shipped one (adapters/*/*.yaml, examples/**/*.yaml that are
+    # definitions, the test fixtures, valid and broken) and the docs' YAML blocks that look like one.
+    definition_paths = sorted(glob.glob(rel("adapters", "*", "*.yaml")))
+    definition_paths += sorted(glob.glob(rel("examples", "**", "*.yaml"), recursive=True))
+    definition_paths += sorted(glob.glob(rel("Tests", "**", "Definitions", "**", "*.yaml"), recursive=True))
+    for path in definition_paths:
+        with open(path, "rb") as f:
+            data = f.read()
+        if re.search(rb"^recognize\s*:", data, re.M):
+            seeds["DefinitionFuzzer"].add(data)
+            tokens["DefinitionFuzzer"].update(m.decode("utf-8") for m in re.findall(rb"([A-Za-z_][A-Za-z0-9_]*)\s*:", data) if len(m) <= 40)
+    for block in fenced_blocks("yaml"):
+        if re.search(rb"^recognize\s*:", block, re.M):
+            seeds["DefinitionFuzzer"].add(block)
+    tokens["DefinitionFuzzer"].update(
+        ["version", "id", "summary", "reads", "channel", "recognize", "values", "reject", "trigger", "buttons", "destination", "behavior",
+         "messageId", "payload", "tracking", "warnings", "notification", "inAppMessage", "vendorEvent", "url", "origin",
+         "exists", "nonEmpty", "isString", "isNumber", "isBool", "isObject", "isArray", "isNull", "isTrue", "equals", "oneOf",
+         "anyKeyHasPrefix", "hasScheme", "all", "any", "not", "path", "to", "match", "prefix", "schemes", "first", "firstPresent",
+         "literal", "as", "map", "default", "trimmedWarning", "string", "text", "boolean", "json", "case", "caseAndSeparators",
+         "when", "error", "at", "message", "code", "invalidPayload", "notAnInteraction", "tap", "dismiss", "open", "action", "button",
+         "label", "from", "inAppBrowser", "screen", "clickAction", "app", "none", "target", "parameters", "screenURL", "ifAbsent",
+         "problems", "missing", "empty", "wrongType", "warn", "opensURL", "followsEventOverride", "without", "withoutPrefixes",
+         "inPlace", "broken", "tooDeep", "keepAs", "@action", "@url", "@key", "$.", "[0]", "['", "']", "[id=@action]", "{@key}",
+         "{@value|type}", "|quoted", "{{", "}}", ": ", "- ", "[", "]", "{", "}", "\n  ", "\n    ", "deep_link", "gcm.app_link", "CIO-Delivery-ID", "^d"]
     )
 
     for harness, items in seeds.items():

@@ -3,7 +3,7 @@
 #
 #   scripts/fuzz.sh [SECONDS] [HARNESS...]      e.g. scripts/fuzz.sh 600 RouteFuzzer
 #
-# Harnesses: RegistryFuzzer NormalizeFuzzer ConfigurationFuzzer RouteFuzzer AASAFuzzer VendorURLFuzzer (all
+# Harnesses: RegistryFuzzer NormalizeFuzzer ConfigurationFuzzer RouteFuzzer AASAFuzzer VendorURLFuzzer DefinitionFuzzer (all
 # when none is named). FUZZ_PARALLEL=N runs N harnesses at a time (default 1).
 #
 # Builds with `swift build -c debug -Xswiftc -sanitize=fuzzer,address` into .build-fuzz with
@@ -27,7 +27,7 @@ if ! [[ $seconds =~ ^[0-9]+$ ]] || [ "$seconds" -lt 1 ]; then
   exit 2
 fi
 shift || true
-all=(RegistryFuzzer NormalizeFuzzer ConfigurationFuzzer RouteFuzzer AASAFuzzer VendorURLFuzzer)
+all=(RegistryFuzzer NormalizeFuzzer ConfigurationFuzzer RouteFuzzer AASAFuzzer VendorURLFuzzer DefinitionFuzzer)
 harnesses=("$@")
 [ ${#harnesses[@]} -eq 0 ] && harnesses=("${all[@]}")
 for h in "${harnesses[@]}"; do
@@ -63,7 +63,7 @@ bin=$("${build[@]}" --show-bin-path)
 mkdir -p "$artifacts" "$work/cwd"
 max_len() {
   case $1 in
-    RegistryFuzzer | NormalizeFuzzer | ConfigurationFuzzer | AASAFuzzer) echo 16384 ;;
+    RegistryFuzzer | NormalizeFuzzer | ConfigurationFuzzer | AASAFuzzer | DefinitionFuzzer) echo 16384 ;;
     *) echo 4096 ;;
   esac
 }

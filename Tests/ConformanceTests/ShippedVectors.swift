@@ -2,7 +2,8 @@ import Foundation
 import TapRouteConformance
 import TapRouteTestSupport
 
-/// Every vector the repository ships (`adapters/*/Vectors`, `Tests/ConformanceTests/Vectors/*`):
+/// Every vector the repository ships (`adapters/*/Vectors`, `Tests/ConformanceTests/Vectors/*`,
+/// `examples/*/Vectors`, such as the app's own push convention):
 /// each adapter's conformance run checks that it claims none of the others' payloads.
 enum ShippedVectors {
     static func all() throws -> ConformanceVectors {
@@ -10,6 +11,8 @@ enum ShippedVectors {
             .map { "adapters/\($0)/Vectors" }
         directories += try FileManager.default.contentsOfDirectory(atPath: TestPaths.path("Tests/ConformanceTests/Vectors")).sorted()
             .map { "Tests/ConformanceTests/Vectors/\($0)" }
+        directories += try FileManager.default.contentsOfDirectory(atPath: TestPaths.path("examples")).sorted()
+            .map { "examples/\($0)/Vectors" }
         var vectors: [ConformanceVector] = []
         for directory in directories where FileManager.default.fileExists(atPath: TestPaths.path(directory)) {
             vectors += try ConformanceVectors.directory(TestPaths.path(directory)).vectors

@@ -1,4 +1,5 @@
 import Benchmark
+import Foundation
 import TapRoute
 import TapRouteAdapters
 import TapRouteYAML
@@ -19,6 +20,62 @@ let registry: AdapterRegistry = {
         return try AdapterRegistry(configuration: configuration, adapterTypes: AdapterRegistry.builtInAdapterTypes)
     } catch {
         fatalError("the embedded configuration does not load: \(error)")
+    }
+}()
+
+/// The repository's checkout, for the definition files.
+let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().path
+
+/// Every definition the repository ships as YAML text, by path: Bird re-expressed as a
+/// definition (the test-only proof) and the app-convention example.
+let definitionTexts: [(path: String, text: String)] = [
+    "Tests/ConformanceTests/Definitions/bird.yaml", "examples/app-convention/myapp.yaml",
+].map { path in
+    guard let text = try? String(contentsOfFile: repository + "/" + path, encoding: .utf8) else {
+        fatalError("cannot read \(repository)/\(path)")
+    }
+    return (path, text)
+}
+
+/// Compiles every shipped definition from its YAML text.
+func compileDefinitions() throws -> [AdapterDefinition] {
+    try definitionTexts.map { file in
+        let (document, source) = try YAMLConfiguration.document(yaml: file.text, file: file.path)
+        return try AdapterDefinition(json: document, source: source, origin: .file(file.path))
+    }
+}
+
+/// Every shipped definition as JSON text: how a built-in definition is compiled into the
+/// library (no YAML reader at run time).
+let definitionJSONTexts: [String] = {
+    do {
+        return try definitionTexts.map { try YAMLConfiguration.document(yaml: $0.text, file: $0.path).0.jsonString() }
+    } catch {
+        fatalError("a definition does not parse: \(error)")
+    }
+}()
+
+/// Bird interactions as a back end receives them: a button with a deep link and a JSON
+/// payload string (examples/bird-deep-link.json), an Open URL tap, an Open App tap.
+let birdRecords: [[UInt8]] = [
+    #"{"kind":"vendorEvent","automaticallyOpenDeeplinks":false,"event":{"type":"Button","payload":"{\"orderId\": \"409\", \"source\": \"push\"}","action":{"type":"DEEP_LINK","uri":"campaigndemoapp://search?q=caf%C3%A9%20au%20lait","identifier":"btn-shop"}}}"#,
+    #"{"kind":"vendorEvent","event":{"type":"Tap","action":{"type":"URL","uri":"https://example.com/offers/spring?utm_source=bird"}}}"#,
+    #"{"kind":"vendorEvent","event":{"type":"tap","payload":"welcome-back","action":{"type":"openApp"}}}"#,
+].map { Array($0.utf8) }
+
+/// The default configuration with the definition-based Bird in place of the Swift adapter.
+let definitionBirdRegistry: AdapterRegistry = {
+    do {
+        let configuration = try YAMLConfiguration.parse(yaml: DefaultConfiguration.yaml, file: "<embedded config.yaml>")
+        let bird = try compileDefinitions().filter { $0.id == "bird" }
+        return try AdapterRegistry(
+            configuration: configuration,
+            adapterTypes: AdapterRegistry.builtInAdapterTypes.filter { $0.id != "bird" },
+            definitions: bird
+        )
+    } catch {
+        fatalError("the Bird definition does not load: \(error)")
     }
 }()
 
@@ -62,6 +119,53 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations {
             let configuration = try YAMLConfiguration.parse(yaml: DefaultConfiguration.yaml)
             blackHole(try AdapterRegistry(configuration: configuration, adapterTypes: AdapterRegistry.builtInAdapterTypes))
+        }
+    }
+
+    // Declarative adapters (docs/declarative-adapters.md): the same Bird records through the
+    // Swift BirdAdapter and through Bird re-expressed as a definition; each iteration
+    // normalizes all three records, so divide by 3 for the time per record.
+    Benchmark("Bird, Swift adapter: 3 records to Interaction") { benchmark in
+        for _ in benchmark.scaledIterations {
+            for record in birdRecords {
+                blackHole(record.withUnsafeBufferPointer { try? registry.normalize(record: $0) })
+            }
+        }
+    }
+
+    Benchmark("Bird, definition: 3 records to Interaction") { benchmark in
+        for _ in benchmark.scaledIterations {
+            for record in birdRecords {
+                blackHole(record.withUnsafeBufferPointer { try? definitionBirdRegistry.normalize(record: $0) })
+            }
+        }
+    }
+
+    Benchmark("build the registry with every definition compiled from JSON text") { benchmark in
+        let configuration = try YAMLConfiguration.parse(yaml: DefaultConfiguration.yaml)
+        for _ in benchmark.scaledIterations {
+            let definitions = try definitionJSONTexts.map { try AdapterDefinition(json: JSONValue(parsing: $0), origin: .builtIn) }
+            blackHole(
+                try AdapterRegistry(
+                    configuration: configuration,
+                    adapterTypes: AdapterRegistry.builtInAdapterTypes.filter { type in !definitions.contains { $0.id == type.id } },
+                    definitions: definitions
+                )
+            )
+        }
+    }
+
+    Benchmark("load the default configuration, compile every definition from YAML and build the registry") { benchmark in
+        for _ in benchmark.scaledIterations {
+            let configuration = try YAMLConfiguration.parse(yaml: DefaultConfiguration.yaml)
+            let definitions = try compileDefinitions()
+            blackHole(
+                try AdapterRegistry(
+                    configuration: configuration,
+                    adapterTypes: AdapterRegistry.builtInAdapterTypes.filter { type in !definitions.contains { $0.id == type.id } },
+                    definitions: definitions
+                )
+            )
         }
     }
 }

@@ -1,0 +1,4 @@
+import FuzzSupport
+
+// libFuzzer's driver, running this harness's LLVMFuzzerTestOneInput.
+FuzzSupport.main()
