@@ -946,7 +946,7 @@ enum DFold {
         }
     }
 
-    @inline(__always) static func isSeparator(_ b: UInt8) -> Bool { b == 0x5F || b == 0x2D || b == 0x20 }
+    @inline(__always) static func isSeparator(_ b: UInt8) -> Bool { b == 0x5F || b == 0x2D }
 
     /// Whether `s` folds to `folded`.
     static func matches(_ s: String, _ folded: [UInt8], _ match: DMatch) -> Bool {
