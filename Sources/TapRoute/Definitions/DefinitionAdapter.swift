@@ -212,15 +212,14 @@ struct DContext {
     }
 
     func resolve(_ path: DPath) -> Found? {
-        // The common one-key path reads straight from the base, without copying it first.
-        if path.steps.count == 1, case .key(let k) = path.steps[0] {
+        // The common paths of one or two keys read straight from the base, without copying
+        // each object they pass through (the general walk below copies every step's value).
+        if path.steps.count <= 2, !path.steps.isEmpty, case .key(let k) = path.steps[0] {
             switch path.base {
             case .current:
-                guard case .object(let o) = base, let next = o[k] else { return nil }
-                return Found(value: next, holderDepth: baseDepth, key: nil)
+                if let found = Self.keys(k, path.steps, in: base, depth: baseDepth) { return found }
             case .root:
-                guard case .object(let o) = root, let next = o[k] else { return nil }
-                return Found(value: next, holderDepth: rootDepth, key: nil)
+                if let found = Self.keys(k, path.steps, in: root, depth: rootDepth) { return found }
             case .reference:
                 break
             }
@@ -270,6 +269,20 @@ struct DContext {
     /// A path an error may name, spelled out only when an error is thrown.
     struct DErrorPath {
         var path: DPath
+    }
+
+    /// A one- or two-key path's value under `start`: `nil` when the path has another kind of
+    /// step (the caller walks it), `.some(nil)` when the value is not there.
+    @inline(__always)
+    static func keys(_ first: String, _ steps: [DStep], in start: JSONValue, depth: Int) -> Found?? {
+        guard case .object(let o) = start else { return .some(nil) }
+        if steps.count == 1 {
+            guard let next = o[first] else { return .some(nil) }
+            return .some(Found(value: next, holderDepth: depth, key: nil))
+        }
+        guard case .key(let second) = steps[1] else { return nil }
+        guard case .object(let inner)? = o[first], let next = inner[second] else { return .some(nil) }
+        return .some(Found(value: next, holderDepth: depth + 1, key: nil))
     }
 
     func errorPath(_ path: DPath, location: String) -> String {
@@ -686,7 +699,11 @@ struct DContext {
     ) throws(NormalizationError) -> JSONObject? {
         let extras = Extras(value: value, key: nil, clause: clause)
         if let reject = c.reject {
-            throw NormalizationError(reject.code, render(reject.message, extras: extras), path: errorPath(path.path, location: reader.location))
+            throw NormalizationError(
+                reject.code,
+                render(reject.message, extras: extras),
+                path: errorPath(path.path, location: reader.location)
+            )
         }
         if let w = c.warn { reader.warn(w.code, render(w.message, extras: extras)) }
         if let name = c.keepAs {
