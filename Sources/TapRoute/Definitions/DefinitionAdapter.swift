@@ -13,17 +13,28 @@ public struct DefinitionAdapter: PayloadAdapter {
     public static let summary = "An adapter described by a definition (docs/declarative-adapters.md)"
 
     /// The definition it runs.
-    public let definition: AdapterDefinition
+    public var definition: AdapterDefinition { held.definition }
     /// The definition's id.
-    public var id: String { definition.id }
+    public var id: String { held.definition.id }
     /// The definition's summary.
-    public var summary: String { definition.summary }
-    private let plan: DefinitionPlan
+    public var summary: String { held.definition.summary }
+    private var plan: DefinitionPlan { held.plan }
+    /// The definition and its plan behind one reference, so that the adapter is one word
+    /// and passing it around (the registry, protocol witnesses) copies no fields.
+    private let held: Held
+
+    private final class Held: Sendable {
+        let definition: AdapterDefinition
+        let plan: DefinitionPlan
+        init(_ definition: AdapterDefinition) {
+            self.definition = definition
+            self.plan = definition.plan
+        }
+    }
 
     /// Creates the adapter running `definition`.
     public init(definition: AdapterDefinition) {
-        self.definition = definition
-        self.plan = definition.plan
+        self.held = Held(definition)
     }
 
     /// A definition adapter cannot be made from a configuration alone: the registry makes it
@@ -54,8 +65,13 @@ public struct DefinitionAdapter: PayloadAdapter {
                 "the \(definition.id) definition reads \(plan.reads.map(\.rawValue).sorted().joined(separator: ", ")), not \(input.kind.name)"
             )
         }
-        for rule in plan.reject where context.holds(rule.when) {
+        // Each named value is evaluated once per run, not at every rule that refers to it.
+        context.cacheNamedValues()
+        // Rules are read in place by index: iterating the array would copy every rule.
+        let rejects = plan.reject
+        for index in rejects.indices where context.holds(rejects[index].when) {
             // The first reject rule that holds fails the input.
+            let rule = rejects[index]
             let path = rule.at.map { context.errorPath($0, location: reader.location) } ?? reader.location
             throw NormalizationError(rule.code, context.render(rule.message, extras: .none), path: path)
         }
@@ -109,6 +125,8 @@ struct DContext {
     var baseDepth: Int
     var key: String?
     var buttons: [Interaction.Button] = []
+    /// The named values of this run, once ``cacheNamedValues()`` has evaluated them.
+    var namedValues: [JSONValue?]?
 
     init?(plan: DefinitionPlan, input: InputEvent) {
         self.plan = plan
@@ -118,22 +136,22 @@ struct DContext {
         let root: JSONValue
         switch input.kind {
         case .notification(let userInfo, let a, let o):
-            guard plan.reads.contains(.notification) else { return nil }
+            guard plan.readsNotification else { return nil }
             kind = .notification
             root = .object(userInfo)
             action = a
             origin = o
         case .inAppMessage(let message, let a):
-            guard plan.reads.contains(.inAppMessage) else { return nil }
+            guard plan.readsInAppMessage else { return nil }
             kind = .inAppMessage
             root = .object(message)
             action = a
         case .vendorEvent(let event):
-            guard plan.reads.contains(.vendorEvent) else { return nil }
+            guard plan.readsVendorEvent else { return nil }
             kind = .vendorEvent
             root = .object(event)
         case .url(let link, _):
-            guard plan.reads.contains(.url) else { return nil }
+            guard plan.readsURL else { return nil }
             kind = .url
             url = link
             var query = JSONObject()
@@ -176,11 +194,36 @@ struct DContext {
     /// A named value. Named values are only referred to outside `buttons` (the compiler
     /// refuses them inside), where the base is the root, so the value reads from the root.
     func namedValue(_ index: Int) -> JSONValue? {
+        if let namedValues { return namedValues[index] }
         var scratch = PayloadReader()
         return evaluate(plan.named[index], reader: &scratch)
     }
 
+    /// Evaluates every named value once and keeps them for the rest of the run. A named value
+    /// reads from the root, raises no warnings (a scratch reader) and cannot refer to another
+    /// named value, so evaluating it early gives the value each reference would have seen.
+    mutating func cacheNamedValues() {
+        guard !plan.named.isEmpty else { return }
+        var values: [JSONValue?] = []
+        values.reserveCapacity(plan.named.count)
+        var scratch = PayloadReader()
+        for spec in plan.named { values.append(evaluate(spec, reader: &scratch)) }
+        namedValues = values
+    }
+
     func resolve(_ path: DPath) -> Found? {
+        // The common paths of one or two keys read straight from the base, without copying
+        // each object they pass through (the general walk below copies every step's value).
+        if path.steps.count <= 2, !path.steps.isEmpty, case .key(let k) = path.steps[0] {
+            switch path.base {
+            case .current:
+                if let found = Self.keys(k, path.steps, in: base, depth: baseDepth) { return found }
+            case .root:
+                if let found = Self.keys(k, path.steps, in: root, depth: rootDepth) { return found }
+            case .reference:
+                break
+            }
+        }
         var current: JSONValue
         var depth: Int
         switch path.base {
@@ -221,6 +264,25 @@ struct DContext {
             depth += 1
         }
         return Found(value: current, holderDepth: holder, key: nil)
+    }
+
+    /// A path an error may name, spelled out only when an error is thrown.
+    struct DErrorPath {
+        var path: DPath
+    }
+
+    /// A one- or two-key path's value under `start`: `nil` when the path has another kind of
+    /// step (the caller walks it), `.some(nil)` when the value is not there.
+    @inline(__always)
+    static func keys(_ first: String, _ steps: [DStep], in start: JSONValue, depth: Int) -> Found?? {
+        guard case .object(let o) = start else { return .some(nil) }
+        if steps.count == 1 {
+            guard let next = o[first] else { return .some(nil) }
+            return .some(Found(value: next, holderDepth: depth, key: nil))
+        }
+        guard case .key(let second) = steps[1] else { return nil }
+        guard case .object(let inner)? = o[first], let next = inner[second] else { return .some(nil) }
+        return .some(Found(value: next, holderDepth: depth + 1, key: nil))
     }
 
     func errorPath(_ path: DPath, location: String) -> String {
@@ -277,10 +339,10 @@ struct DContext {
         case .origin(let o):
             return origin == o
         case .all(let ps):
-            for p in ps where !holds(p) { return false }
+            for i in ps.indices where !holds(ps[i]) { return false }
             return true
         case .any(let ps):
-            for p in ps where holds(p) { return true }
+            for i in ps.indices where holds(ps[i]) { return true }
             return false
         case .not(let inner):
             return !holds(inner)
@@ -461,7 +523,6 @@ struct DContext {
 
     func trigger() -> Trigger {
         let rules = plan.trigger ?? []
-        var scratch = PayloadReader()
         for rule in rules where applies(rule.when) {
             switch rule.kind {
             case .tap: return .tap
@@ -469,6 +530,7 @@ struct DContext {
             case .open: return .open
             case .action: return actionTrigger()
             case .button(let idSpec, let labelSpec):
+                var scratch = PayloadReader()
                 guard let id = string(idSpec, reader: &scratch) else { continue }
                 return .button(id: id, label: labelSpec.flatMap { string($0, reader: &scratch) })
             }
@@ -483,7 +545,8 @@ struct DContext {
     }
 
     func destination(_ rules: [DDestinationRule], reader: inout PayloadReader, behavior: inout VendorBehavior?) -> Destination {
-        for rule in rules where applies(rule.when) {
+        for index in rules.indices where applies(rules[index].when) {
+            let rule = rules[index]
             let result: Destination?
             switch rule.kind {
             case .app: result = .app
@@ -592,7 +655,7 @@ struct DContext {
         if let from = spec.from {
             let found = resolve(from)
             let depth = found?.holderDepth ?? rootDepth
-            let path = errorPath(from, location: reader.location)
+            let path = DErrorPath(path: from)
             switch reader.object(found?.value, heldAt: depth) {
             case .absent:
                 object = [:]
@@ -631,11 +694,17 @@ struct DContext {
         text: String?,
         value: JSONValue?,
         clause: String?,
-        path: String,
+        path: DErrorPath,
         reader: inout PayloadReader
     ) throws(NormalizationError) -> JSONObject? {
         let extras = Extras(value: value, key: nil, clause: clause)
-        if let reject = c.reject { throw NormalizationError(reject.code, render(reject.message, extras: extras), path: path) }
+        if let reject = c.reject {
+            throw NormalizationError(
+                reject.code,
+                render(reject.message, extras: extras),
+                path: errorPath(path.path, location: reader.location)
+            )
+        }
         if let w = c.warn { reader.warn(w.code, render(w.message, extras: extras)) }
         if let name = c.keepAs {
             if let text { return [name: .string(text)] }

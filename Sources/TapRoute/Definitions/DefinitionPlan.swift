@@ -2,6 +2,11 @@
 /// ``DefinitionCompiler``; never re-reads the document. See docs/declarative-adapters.md.
 final class DefinitionPlan: Sendable {
     let reads: Set<InputKindName>
+    /// `reads` for each kind, so that a run does not hash.
+    let readsNotification: Bool
+    let readsInAppMessage: Bool
+    let readsVendorEvent: Bool
+    let readsURL: Bool
     let channel: ChannelRule
     let recognize: DPredicate
     let named: [DValue]
@@ -31,6 +36,10 @@ final class DefinitionPlan: Sendable {
         warnings: [DWarningRule]
     ) {
         self.reads = reads
+        self.readsNotification = reads.contains(.notification)
+        self.readsInAppMessage = reads.contains(.inAppMessage)
+        self.readsVendorEvent = reads.contains(.vendorEvent)
+        self.readsURL = reads.contains(.url)
         self.channel = channel
         self.recognize = recognize
         self.named = named
