@@ -102,7 +102,7 @@ public struct AdapterConformanceTest: Sendable {
         }
     }
 
-    /// The adapter type under test (``DefinitionAdapter`` for a definition).
+    /// The adapter type under test (`DefinitionAdapter` for a definition).
     public let adapter: any PayloadAdapter.Type
     /// The adapter definition under test, when the test was made from one.
     public let definition: AdapterDefinition?

@@ -6,7 +6,7 @@
 /// vendor's SDKs differ, and the vendor's own behaviour as data (``VendorBehavior``: does its
 /// SDK open a URL itself; does the app's per-event `automaticallyOpenDeeplinks` govern it).
 /// The registry then builds the ``Interaction`` once: it sets the `vendor` (the adapter's
-/// ``id``) and the `phase` (the input's), applies the ``HandlingPolicy`` (URL safety, routes,
+/// `id`) and the `phase` (the input's), applies the ``HandlingPolicy`` (URL safety, routes,
 /// URL targets) and decides `handling`.
 ///
 /// Read payload values with the ``PayloadReader`` the registry passes: it holds the
