@@ -30,15 +30,7 @@ import Testing
 
     /// A scratch folder holding `files`, removed after `body`.
     func inFolder<T>(_ files: [String: String], _ body: (URL) throws -> T) throws -> T {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("taproute-definition-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        for (name, text) in files {
-            let url = folder.appendingPathComponent(name)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try text.write(to: url, atomically: true, encoding: .utf8)
-        }
-        return try body(folder)
+        try TemporaryFolder.with(files, prefix: "taproute-definition-cli", body)
     }
 
     @Test func normalizeRunsADefinitionTheConfigurationNames() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import TapRoute
+import TapRouteTestSupport
 import TapRouteYAML
 import Testing
 
@@ -15,15 +16,7 @@ struct AASAConfigurationTests {
 
     /// A fresh folder holding `files`, removed after `body`.
     private func withFolder<T>(_ files: [String: String], _ body: (String) throws -> T) throws -> T {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("taproute-aasa-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        for (name, text) in files {
-            let url = folder.appendingPathComponent(name)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url)
-        }
-        return try body(folder.path)
+        try TemporaryFolder.with(files, prefix: "taproute-aasa") { try body($0.path) }
     }
 
     private func config(aasa: String, appID: String? = "ABCDE12345.com.example.app", domains: String = "[example.com]") -> String {

@@ -28,15 +28,7 @@ enum FixtureDefinitions {}
 
     /// A fresh folder holding `files`, removed after `body`.
     func withFolder<T>(_ files: [String: String], _ body: (String) throws -> T) throws -> T {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("taproute-definitions-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        for (name, text) in files {
-            let url = folder.appendingPathComponent(name)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url)
-        }
-        return try body(folder.path)
+        try TemporaryFolder.with(files, prefix: "taproute-definitions") { try body($0.path) }
     }
 
     /// The errors loading `files["config.yaml"]` gives, as printed.
