@@ -80,7 +80,11 @@ let definitionBirdRegistry: AdapterRegistry = {
 }()
 
 let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .mallocCountTotal, .throughput], maxDuration: .seconds(2))
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .mallocCountTotal, .throughput],
+        timeUnits: .nanoseconds,
+        maxDuration: .seconds(2)
+    )
 
     Benchmark("normalize a typical 500-byte push: bytes to Interaction") { benchmark in
         for _ in benchmark.scaledIterations {

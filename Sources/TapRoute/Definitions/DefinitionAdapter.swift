@@ -51,7 +51,8 @@ public struct DefinitionAdapter: PayloadAdapter {
     /// Whether the input is one of the kinds the definition reads and its `recognize`
     /// predicate holds. Decodes no JSON held in strings.
     public func recognizes(_ input: InputEvent) -> Bool {
-        guard let context = DContext(plan: plan, input: input) else { return false }
+        // No run cache: recognition reads a few paths once, and most inputs are not this vendor's.
+        guard var context = DContext.make(plan: plan, input: input) else { return false }
         return context.holds(plan.recognize)
     }
 
@@ -59,14 +60,16 @@ public struct DefinitionAdapter: PayloadAdapter {
     /// - Throws: ``NormalizationError``: a reject rule's error, a payload rule's, or
     ///   `unrecognized` for an input kind the definition does not read.
     public func read(_ input: InputEvent, using reader: inout PayloadReader) throws(NormalizationError) -> AdapterResult {
-        guard var context = DContext(plan: plan, input: input) else {
+        guard var context = DContext.make(plan: plan, input: input) else {
             throw NormalizationError(
                 .unrecognized,
                 "the \(definition.id) definition reads \(plan.reads.map(\.rawValue).sorted().joined(separator: ", ")), not \(input.kind.name)"
             )
         }
-        // Each named value is evaluated once per run, not at every rule that refers to it.
-        context.cacheNamedValues()
+        // Each path outside `buttons`, and each named value, is read once per run and kept.
+        context.slots = Array(repeating: .unresolved, count: plan.slotCount)
+        context.values.reserveCapacity(plan.slotCount)
+        if plan.memoCount > 0 { context.memo = Array(repeating: 0, count: plan.memoCount) }
         // Rules are read in place by index: iterating the array would copy every rule.
         let rejects = plan.reject
         for index in rejects.indices where context.holds(rejects[index].when) {
@@ -116,6 +119,8 @@ struct DContext {
     let plan: DefinitionPlan
     let kind: InputKindName
     let root: JSONValue
+    /// The root's members, for the paths of one or two keys.
+    let rootObject: JSONObject
     /// The depth of the root object in the record (the record's top level is 1).
     let rootDepth: Int
     let action: String?
@@ -125,52 +130,119 @@ struct DContext {
     var baseDepth: Int
     var key: String?
     var buttons: [Interaction.Button] = []
-    /// The named values of this run, once ``cacheNamedValues()`` has evaluated them.
-    var namedValues: [JSONValue?]?
+    /// This run's cache: the value of each cached path (``DPathID/slot``), then of each named
+    /// value (from ``DefinitionPlan/namedSlotBase``). Empty when the run caches nothing.
+    var slots: [Slot] = []
+    /// This run's memo of predicate results (``DefinitionPlan/memoSlots``): 0 not yet
+    /// evaluated, 1 false, 2 true. Empty when the run keeps none.
+    var memo: [UInt8] = []
 
-    init?(plan: DefinitionPlan, input: InputEvent) {
+    /// The values this run has cached, in the order they were read (``Slot/value``).
+    var values: [JSONValue] = []
+
+    /// A cache slot: the shape of a value and where the value is. Plain data, so that the
+    /// slots are set up and torn down without counting references, and type and emptiness
+    /// tests read only the shape.
+    struct Slot {
+        var shape: Shape
+        var depth: Int32
+        /// The index of the value in `values`; meaningful when the value is present.
+        var value: Int32
+        static let unresolved = Slot(shape: .unresolved, depth: 0, value: 0)
+    }
+
+    /// Caches a value in a slot.
+    mutating func store(_ value: JSONValue?, depth: Int, in slot: Int) {
+        guard let value else {
+            slots[slot].shape = .missing
+            return
+        }
+        slots[slot] = Slot(shape: Shape(value), depth: Int32(depth), value: Int32(values.count))
+        values.append(value)
+    }
+
+    /// The value a resolved slot holds.
+    func cached(_ slot: Int) -> Found? {
+        let s = slots[slot]
+        switch s.shape {
+        case .unresolved, .missing: return nil
+        default: return Found(value: values[Int(s.value)], holderDepth: Int(s.depth))
+        }
+    }
+
+    /// What a predicate needs to know of a value without reading it.
+    enum Shape: UInt8 {
+        case unresolved, missing, null, bool, number, emptyString, string, emptyObject, object, emptyArray, array
+
+        init(_ value: JSONValue) {
+            switch value {
+            case .null: self = .null
+            case .bool: self = .bool
+            case .number: self = .number
+            case .string(let s): self = s.isEmpty ? .emptyString : .string
+            case .object(let o): self = o.isEmpty ? .emptyObject : .object
+            case .array(let a): self = a.isEmpty ? .emptyArray : .array
+            }
+        }
+
+        /// Present and not null.
+        var exists: Bool { self != .missing && self != .null && self != .unresolved }
+        /// Present and none of null, `""`, `{}`, `[]`.
+        var nonEmpty: Bool {
+            switch self {
+            case .bool, .number, .string, .object, .array: true
+            default: false
+            }
+        }
+
+        func `is`(_ type: DJSONType) -> Bool {
+            switch (self, type) {
+            case (.string, .string), (.emptyString, .string), (.number, .number), (.bool, .bool), (.object, .object),
+                (.emptyObject, .object), (.array, .array), (.emptyArray, .array), (.null, .null):
+                true
+            default: false
+            }
+        }
+    }
+
+    init(plan: DefinitionPlan, kind: InputKindName, root: JSONObject, action: String?, url: String?, origin: InputEvent.NotificationOrigin?)
+    {
         self.plan = plan
-        var origin: InputEvent.NotificationOrigin?
-        var action: String?
-        var url: String?
-        let root: JSONValue
+        self.kind = kind
+        self.root = .object(root)
+        self.rootObject = root
+        self.rootDepth = 2
+        self.action = action
+        self.url = url
+        self.origin = origin
+        self.base = self.root
+        self.baseDepth = 2
+    }
+
+    /// The run state for an input of a kind the plan reads; `nil` for another kind.
+    static func make(plan: DefinitionPlan, input: InputEvent) -> DContext? {
         switch input.kind {
-        case .notification(let userInfo, let a, let o):
+        case .notification(let userInfo, let action, let origin):
             guard plan.readsNotification else { return nil }
-            kind = .notification
-            root = .object(userInfo)
-            action = a
-            origin = o
-        case .inAppMessage(let message, let a):
+            return DContext(plan: plan, kind: .notification, root: userInfo, action: action, url: nil, origin: origin)
+        case .inAppMessage(let message, let action):
             guard plan.readsInAppMessage else { return nil }
-            kind = .inAppMessage
-            root = .object(message)
-            action = a
+            return DContext(plan: plan, kind: .inAppMessage, root: message, action: action, url: nil, origin: nil)
         case .vendorEvent(let event):
             guard plan.readsVendorEvent else { return nil }
-            kind = .vendorEvent
-            root = .object(event)
+            return DContext(plan: plan, kind: .vendorEvent, root: event, action: nil, url: nil, origin: nil)
         case .url(let link, _):
             guard plan.readsURL else { return nil }
-            kind = .url
-            url = link
             var query = JSONObject()
             if let mark = link.utf8.firstIndex(of: UInt8(ascii: "?")) {
                 var rest = link[link.utf8.index(after: mark)...]
                 if let hash = rest.utf8.firstIndex(of: UInt8(ascii: "#")) { rest = rest[..<hash] }
                 for item in QueryItem.items(of: String(rest)) { query[item.name] = .string(item.value) }
             }
-            root = .object(query)
+            return DContext(plan: plan, kind: .url, root: query, action: nil, url: link, origin: nil)
         case .userActivity:
             return nil
         }
-        self.root = root
-        self.rootDepth = 2
-        self.action = action
-        self.url = url
-        self.origin = origin
-        self.base = root
-        self.baseDepth = 2
     }
 
     // MARK: - Paths
@@ -179,10 +251,17 @@ struct DContext {
     struct Found {
         var value: JSONValue
         var holderDepth: Int
-        var key: String?
+        /// The index in the plan's `paths` of the path a value was read at (for `{@key}`),
+        /// or `-1`.
+        var pathIndex = -1
     }
 
-    func reference(_ r: DReference) -> JSONValue? {
+    /// The last key of the path a value was read at.
+    func keyOf(_ found: Found) -> String? {
+        found.pathIndex >= 0 ? plan.paths[found.pathIndex].lastKey : nil
+    }
+
+    mutating func reference(_ r: DReference) -> JSONValue? {
         switch r {
         case .action: action.map(JSONValue.string)
         case .url: url.map(JSONValue.string)
@@ -191,27 +270,53 @@ struct DContext {
         }
     }
 
-    /// A named value. Named values are only referred to outside `buttons` (the compiler
-    /// refuses them inside), where the base is the root, so the value reads from the root.
-    func namedValue(_ index: Int) -> JSONValue? {
-        if let namedValues { return namedValues[index] }
+    /// A named value, evaluated at its first use in the run and kept. Named values are only
+    /// referred to outside `buttons` (the compiler refuses them inside), where the base is the
+    /// root; a named value raises no warnings (a scratch reader) and cannot refer to another
+    /// named value, so the value is the same wherever it is used.
+    mutating func namedValue(_ index: Int) -> JSONValue? {
+        let slot = plan.namedSlotBase + index
+        if slot < slots.count, slots[slot].shape != .unresolved { return cached(slot)?.value }
         var scratch = PayloadReader()
-        return evaluate(plan.named[index], reader: &scratch)
+        let value = evaluate(plan.named[index], reader: &scratch)
+        if slot < slots.count {
+            store(value, depth: rootDepth, in: slot)
+        }
+        return value
     }
 
-    /// Evaluates every named value once and keeps them for the rest of the run. A named value
-    /// reads from the root, raises no warnings (a scratch reader) and cannot refer to another
-    /// named value, so evaluating it early gives the value each reference would have seen.
-    mutating func cacheNamedValues() {
-        guard !plan.named.isEmpty else { return }
-        var values: [JSONValue?] = []
-        values.reserveCapacity(plan.named.count)
-        var scratch = PayloadReader()
-        for spec in plan.named { values.append(evaluate(spec, reader: &scratch)) }
-        namedValues = values
+    /// The value at an interned path: read once per run when the path is cached.
+    mutating func resolve(_ id: DPathID) -> Found? {
+        guard id.slot >= 0, id.slot < slots.count else { return resolveInterned(id) }
+        if slots[id.slot].shape == .unresolved { fill(id) }
+        return cached(id.slot)
     }
 
-    func resolve(_ path: DPath) -> Found? {
+    /// The shape of the value at an interned path, without copying the value when it is cached.
+    mutating func shape(_ id: DPathID) -> Shape {
+        guard id.slot >= 0, id.slot < slots.count else { return resolveInterned(id).map { Shape($0.value) } ?? .missing }
+        if slots[id.slot].shape == .unresolved { fill(id) }
+        return slots[id.slot].shape
+    }
+
+    /// Reads a cached path into its slot.
+    mutating func fill(_ id: DPathID) {
+        let found = resolveInterned(id)
+        store(found?.value, depth: found?.holderDepth ?? 0, in: id.slot)
+    }
+
+    /// Reads an interned path: one or two keys from the root in place, any other path by
+    /// walking it. Only a path read outside `buttons` (one with a cache slot, whether or not
+    /// this run caches) has its base at the root.
+    mutating func resolveInterned(_ id: DPathID) -> Found? {
+        guard id.slot >= 0, let keys = plan.rootKeys[id.index] else { return resolve(plan.paths[id.index]) }
+        guard let first = rootObject[keys.first] else { return nil }
+        guard let second = keys.second else { return Found(value: first, holderDepth: rootDepth) }
+        guard case .object(let inner) = first, let value = inner[second] else { return nil }
+        return Found(value: value, holderDepth: rootDepth + 1)
+    }
+
+    mutating func resolve(_ path: DPath) -> Found? {
         // The common paths of one or two keys read straight from the base, without copying
         // each object they pass through (the general walk below copies every step's value).
         if path.steps.count <= 2, !path.steps.isEmpty, case .key(let k) = path.steps[0] {
@@ -235,7 +340,7 @@ struct DContext {
             depth = rootDepth
         case .reference(let r):
             guard let v = reference(r) else { return nil }
-            return Found(value: v, holderDepth: rootDepth, key: nil)
+            return Found(value: v, holderDepth: rootDepth)
         }
         var holder = depth - 1
         for step in path.steps {
@@ -263,7 +368,7 @@ struct DContext {
             }
             depth += 1
         }
-        return Found(value: current, holderDepth: holder, key: nil)
+        return Found(value: current, holderDepth: holder)
     }
 
     /// A path an error may name, spelled out only when an error is thrown.
@@ -278,11 +383,11 @@ struct DContext {
         guard case .object(let o) = start else { return .some(nil) }
         if steps.count == 1 {
             guard let next = o[first] else { return .some(nil) }
-            return .some(Found(value: next, holderDepth: depth, key: nil))
+            return .some(Found(value: next, holderDepth: depth))
         }
         guard case .key(let second) = steps[1] else { return nil }
         guard case .object(let inner)? = o[first], let next = inner[second] else { return .some(nil) }
-        return .some(Found(value: next, holderDepth: depth + 1, key: nil))
+        return .some(Found(value: next, holderDepth: depth + 1))
     }
 
     func errorPath(_ path: DPath, location: String) -> String {
@@ -304,45 +409,51 @@ struct DContext {
 
     // MARK: - Predicates
 
-    func holds(_ p: DPredicate) -> Bool {
-        switch p {
+    mutating func holds(_ p: DPredicate) -> Bool {
+        let m = plan.memoSlots[p.index]
+        guard m >= 0, m < memo.count else { return evaluate(p) }
+        if memo[m] != 0 { return memo[m] == 2 }
+        let result = evaluate(p)
+        memo[m] = result ? 2 : 1
+        return result
+    }
+
+    /// Evaluates a predicate node.
+    mutating func evaluate(_ p: DPredicate) -> Bool {
+        // A node is plain data: reading it from the table copies nothing that counts references.
+        switch plan.predicates[p.index] {
         case .always: return true
         case .exists(let path):
-            guard let f = resolve(path) else { return false }
-            return !f.value.isNull
+            return shape(path).exists
         case .nonEmpty(let path):
-            guard let f = resolve(path) else { return false }
-            return !Self.isAbsent(f.value)
+            return shape(path).nonEmpty
         case .isType(let path, let type):
-            guard let v = resolve(path)?.value else { return false }
-            switch (v, type) {
-            case (.string, .string), (.number, .number), (.bool, .bool), (.object, .object), (.array, .array), (.null, .null): return true
-            default: return false
-            }
+            return shape(path).is(type)
         case .isTrue(let path):
             return PayloadReader.boolean(resolve(path)?.value) == true
         case .equals(let path, let literal, let match):
             guard let v = resolve(path)?.value else { return false }
-            return Self.equal(v, literal, match)
+            return Self.equal(v, plan.literals[literal], match)
         case .oneOf(let path, let literals, let match):
             guard let v = resolve(path)?.value else { return false }
-            for literal in literals where Self.equal(v, literal, match) { return true }
+            for literal in literals where Self.equal(v, plan.literals[literal], match) { return true }
             return false
         case .anyKeyHasPrefix(let path, let prefix):
             guard case .object(let o)? = resolve(path)?.value else { return false }
-            for member in o where member.key.utf8.starts(with: prefix.utf8) { return true }
+            let text = plan.strings[prefix]
+            for member in o where member.key.utf8.starts(with: text.utf8) { return true }
             return false
         case .hasScheme(let path, let schemes):
             guard case .string(let s)? = resolve(path)?.value else { return false }
-            for scheme in schemes where URLParts.hasScheme(scheme, s) { return true }
+            for scheme in schemes where URLParts.hasScheme(plan.strings[scheme], s) { return true }
             return false
         case .origin(let o):
             return origin == o
-        case .all(let ps):
-            for i in ps.indices where !holds(ps[i]) { return false }
+        case .all(let parts):
+            for i in parts where !holds(plan.parts[i]) { return false }
             return true
-        case .any(let ps):
-            for i in ps.indices where holds(ps[i]) { return true }
+        case .any(let parts):
+            for i in parts where holds(plan.parts[i]) { return true }
             return false
         case .not(let inner):
             return !holds(inner)
@@ -350,7 +461,7 @@ struct DContext {
     }
 
     /// Whether a rule's optional `when` lets it apply (no closure: the run state is large).
-    func applies(_ when: DPredicate?) -> Bool {
+    mutating func applies(_ when: DPredicate?) -> Bool {
         guard let when else { return true }
         return holds(when)
     }
@@ -358,7 +469,7 @@ struct DContext {
     static func equal(_ v: JSONValue, _ literal: DLiteral, _ match: DMatch) -> Bool {
         if case .string(let s) = v {
             guard case .string = literal.value else { return false }
-            return DFold.matches(s, literal.folded, match)
+            return DFold.matches(s, text: literal.folded, match)
         }
         return v == literal.value
     }
@@ -366,18 +477,18 @@ struct DContext {
     // MARK: - Values
 
     /// The raw value a source finds.
-    func find(_ source: DSource) -> Found? {
+    mutating func find(_ source: DSource) -> Found? {
         // Only values carry the key they were read at (for `{@key}`); predicates resolve
         // paths without it.
         switch source {
         case .path(let p):
             guard var f = resolve(p), !f.value.isNull else { return nil }
-            f.key = p.lastKey
+            f.pathIndex = p.index
             return f
         case .first(let paths):
             for p in paths {
                 if var f = resolve(p), !Self.isAbsent(f.value) {
-                    f.key = p.lastKey
+                    f.pathIndex = p.index
                     return f
                 }
             }
@@ -385,28 +496,29 @@ struct DContext {
         case .firstPresent(let paths):
             for p in paths {
                 if var f = resolve(p), !f.value.isNull {
-                    f.key = p.lastKey
+                    f.pathIndex = p.index
                     return f
                 }
             }
             return nil
         case .literal(let v):
-            return Found(value: v, holderDepth: rootDepth, key: nil)
+            return Found(value: v, holderDepth: rootDepth)
         }
     }
 
     /// The converted, mapped value; `nil` when absent.
-    func evaluate(_ spec: DValue, reader: inout PayloadReader) -> JSONValue? {
+    mutating func evaluate(_ spec: DValue, reader: inout PayloadReader) -> JSONValue? {
         guard let found = find(spec.source) else { return spec.defaultValue }
         return finish(found, spec, reader: &reader)
     }
 
-    func finish(_ found: Found, _ spec: DValue, reader: inout PayloadReader) -> JSONValue? {
+    mutating func finish(_ found: Found, _ spec: DValue, reader: inout PayloadReader) -> JSONValue? {
         var converted = convert(found, spec.conversion, reader: &reader)
         if let map = spec.map, let v = converted {
             converted = nil
             if case .string(let s) = v {
-                if let entry = map.entries.first(where: { DFold.matches(s, $0.folded, map.match) }) {
+                let key = DFold.folded(s, map.match)
+                if let entry = map.entries.first(where: { $0.folded == key }) {
                     converted = .string(entry.canonical)
                 }
             }
@@ -414,7 +526,7 @@ struct DContext {
         return converted ?? spec.defaultValue
     }
 
-    func convert(_ found: Found, _ conversion: DConversion, reader: inout PayloadReader) -> JSONValue? {
+    mutating func convert(_ found: Found, _ conversion: DConversion, reader: inout PayloadReader) -> JSONValue? {
         let v = found.value
         switch conversion {
         case .string:
@@ -437,8 +549,8 @@ struct DContext {
             guard case .string(let s) = v, let trimmed = PayloadReader.trimmedNonEmpty(s) else { return nil }
             if trimmed.utf8.count != s.utf8.count {
                 let text =
-                    message.map { render($0, extras: Extras(value: v, key: found.key)) }
-                    ?? "\(found.key ?? "the URL") had whitespace around it; it was trimmed"
+                    message.map { render($0, extras: Extras(value: v, key: keyOf(found))) }
+                    ?? "\(keyOf(found) ?? "the URL") had whitespace around it; it was trimmed"
                 reader.warn(code, text)
             }
             return .string(trimmed)
@@ -447,7 +559,7 @@ struct DContext {
         }
     }
 
-    func string(_ spec: DValue, reader: inout PayloadReader) -> String? {
+    mutating func string(_ spec: DValue, reader: inout PayloadReader) -> String? {
         switch evaluate(spec, reader: &reader) {
         case .string(let s)?: s.isEmpty ? nil : s
         case .number(let n)?: n.text
@@ -464,7 +576,7 @@ struct DContext {
         static let none = Extras()
     }
 
-    func render(_ template: DTemplate, extras: Extras) -> String {
+    mutating func render(_ template: DTemplate, extras: Extras) -> String {
         var out = ""
         for part in template.parts {
             switch part {
@@ -521,7 +633,7 @@ struct DContext {
         }
     }
 
-    func trigger() -> Trigger {
+    mutating func trigger() -> Trigger {
         let rules = plan.trigger ?? []
         for rule in rules where applies(rule.when) {
             switch rule.kind {
@@ -544,7 +656,7 @@ struct DContext {
         return Trigger(notificationAction: action, label: label)
     }
 
-    func destination(_ rules: [DDestinationRule], reader: inout PayloadReader, behavior: inout VendorBehavior?) -> Destination {
+    mutating func destination(_ rules: [DDestinationRule], reader: inout PayloadReader, behavior: inout VendorBehavior?) -> Destination {
         for index in rules.indices where applies(rules[index].when) {
             let rule = rules[index]
             let result: Destination?
@@ -587,7 +699,7 @@ struct DContext {
     }
 
     /// The URL a rule's value gives, raising its `problems` warnings.
-    func url(_ spec: DValue, rule: DDestinationRule, reader: inout PayloadReader) -> String? {
+    mutating func url(_ spec: DValue, rule: DDestinationRule, reader: inout PayloadReader) -> String? {
         guard let found = find(spec.source) else {
             if let w = rule.missing { reader.warn(w.code, render(w.message, extras: .none)) }
             if let d = spec.defaultValue, case .string(let s) = d { return s }
@@ -595,7 +707,7 @@ struct DContext {
         }
         switch found.value {
         case .string(let s) where s.isEmpty:
-            if let w = rule.empty { reader.warn(w.code, render(w.message, extras: Extras(value: found.value, key: found.key))) }
+            if let w = rule.empty { reader.warn(w.code, render(w.message, extras: Extras(value: found.value, key: keyOf(found)))) }
             return nil
         case .string:
             break
@@ -603,14 +715,14 @@ struct DContext {
             if case .text = spec.conversion, case .number = found.value { break }
             if case .json = spec.conversion { break }
             if case .any = spec.conversion { break }
-            if let w = rule.wrongType { reader.warn(w.code, render(w.message, extras: Extras(value: found.value, key: found.key))) }
+            if let w = rule.wrongType { reader.warn(w.code, render(w.message, extras: Extras(value: found.value, key: keyOf(found)))) }
             return nil
         }
         if case .string(let s)? = finish(found, spec, reader: &reader), !s.isEmpty { return s }
         return nil
     }
 
-    func buttons(_ spec: DButtons, reader: inout PayloadReader) -> [Interaction.Button] {
+    mutating func buttons(_ spec: DButtons, reader: inout PayloadReader) -> [Interaction.Button] {
         guard let found = resolve(spec.from) else { return [] }
         var elements: [(key: String?, value: JSONValue)] = []
         var container = found.value
@@ -625,6 +737,11 @@ struct DContext {
         }
         var out: [Interaction.Button] = []
         var inner = self
+        // Paths inside buttons read from each button: nothing of theirs is cached (and the
+        // copy's writes would copy the cache).
+        inner.slots = []
+        inner.memo = []
+        inner.values = []
         inner.baseDepth = found.holderDepth + 2
         for (index, element) in elements.enumerated() {
             inner.base = element.value
@@ -650,7 +767,7 @@ struct DContext {
         return out
     }
 
-    func payload(_ spec: DPayload, reader: inout PayloadReader) throws(NormalizationError) -> JSONObject {
+    mutating func payload(_ spec: DPayload, reader: inout PayloadReader) throws(NormalizationError) -> JSONObject {
         var object: JSONObject
         if let from = spec.from {
             let found = resolve(from)
@@ -689,7 +806,7 @@ struct DContext {
         return object
     }
 
-    func apply(
+    mutating func apply(
         _ c: DPayloadCase,
         text: String?,
         value: JSONValue?,

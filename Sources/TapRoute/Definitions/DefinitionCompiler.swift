@@ -23,6 +23,72 @@ struct DefinitionCompiler {
     var inRecognize = false
     /// The named values that decode JSON, by index.
     var decodingNames: Set<Int> = []
+    /// The interned paths of predicates and values (the plan's `paths`), each once per
+    /// context: the same text reads from another base inside `buttons`.
+    var pathTable: [DPath] = []
+    var pathIDs: [InternedPath: DPathID] = [:]
+    /// How many interned paths a run caches.
+    var cachedPaths = 0
+    /// The predicates compiled so far and their literals, strings and parts.
+    var tables = DPredicateTables()
+
+    /// The nodes and lists added so far, so that a repeated condition is one node.
+    var nodeIDs: [NodeKey: DPredicate] = [:]
+    var literalLists: [[DLiteral]: Range<Int>] = [:]
+    var stringLists: [[String]: Range<Int>] = [:]
+    var partLists: [[DPredicate]: Range<Int>] = [:]
+
+    struct NodeKey: Hashable {
+        var node: DPredicateNode
+        var insideButtons: Bool
+    }
+
+    /// Adds a predicate node to the table, or counts another use of the same node.
+    mutating func add(_ node: DPredicateNode) -> DPredicate {
+        let key = NodeKey(node: node, insideButtons: insideButtons)
+        if let id = nodeIDs[key] {
+            tables.uses[id.index] += 1
+            return id
+        }
+        tables.nodes.append(node)
+        tables.uses.append(1)
+        tables.insideButtons.append(insideButtons)
+        let id = DPredicate(index: tables.nodes.count - 1)
+        nodeIDs[key] = id
+        return id
+    }
+
+    /// The range of the literal table holding `literals`, added once.
+    mutating func intern(literals: [DLiteral]) -> Range<Int> {
+        if let range = literalLists[literals] { return range }
+        let start = tables.literals.count
+        tables.literals += literals
+        literalLists[literals] = start..<tables.literals.count
+        return start..<tables.literals.count
+    }
+
+    /// The range of the string table holding `strings`, added once.
+    mutating func intern(strings: [String]) -> Range<Int> {
+        if let range = stringLists[strings] { return range }
+        let start = tables.strings.count
+        tables.strings += strings
+        stringLists[strings] = start..<tables.strings.count
+        return start..<tables.strings.count
+    }
+
+    /// The range of the parts table holding `parts`, added once.
+    mutating func intern(parts: [DPredicate]) -> Range<Int> {
+        if let range = partLists[parts] { return range }
+        let start = tables.parts.count
+        tables.parts += parts
+        partLists[parts] = start..<tables.parts.count
+        return start..<tables.parts.count
+    }
+
+    struct InternedPath: Hashable {
+        var path: DPath
+        var insideButtons: Bool
+    }
 
     /// Compiles `json`; `nil` when an error was found (the errors are in `errors`).
     static func compile(_ json: JSONValue, errors: inout ConfigurationErrorList) -> (id: String, summary: String, plan: DefinitionPlan)? {
@@ -296,7 +362,10 @@ struct DefinitionCompiler {
             messageId: messageId,
             payload: payload,
             tracking: tracking,
-            warnings: warnings
+            warnings: warnings,
+            paths: pathTable,
+            cachedPaths: cachedPaths,
+            tables: tables
         )
         return (id, summary, plan)
     }
@@ -311,12 +380,34 @@ struct DefinitionCompiler {
         return o
     }
 
-    static func paths(of source: DSource) -> [DPath] {
+    func paths(of source: DSource) -> [DPath] {
         switch source {
-        case .path(let p): [p]
-        case .first(let ps), .firstPresent(let ps): ps
+        case .path(let p): [pathTable[p.index]]
+        case .first(let ps), .firstPresent(let ps): ps.map { pathTable[$0.index] }
         case .literal: []
         }
+    }
+
+    /// The interned id of a path. A run caches every path read outside `buttons` (its base
+    /// is the root or a value fixed for the run); inside `buttons` the base changes from
+    /// button to button, so those are read each time.
+    mutating func intern(_ path: DPath) -> DPathID {
+        let key = InternedPath(path: path, insideButtons: insideButtons)
+        if let id = pathIDs[key] { return id }
+        var slot = -1
+        if !insideButtons {
+            slot = cachedPaths
+            cachedPaths += 1
+        }
+        let id = DPathID(index: pathTable.count, slot: slot)
+        pathTable.append(path)
+        pathIDs[key] = id
+        return id
+    }
+
+    /// Compiles and interns a path string.
+    mutating func pathID(_ value: JSONValue, at keyPath: KeyPath) -> DPathID? {
+        path(value, at: keyPath).map { intern($0) }
     }
 
     func isName(_ s: String) -> Bool {
@@ -378,7 +469,7 @@ struct DefinitionCompiler {
     mutating func value(_ json: JSONValue, at path: KeyPath, defaultConversion: DConversion = .string) -> DValue? {
         switch json {
         case .string:
-            guard let p = self.path(json, at: path) else { return nil }
+            guard let p = self.pathID(json, at: path) else { return nil }
             return DValue(source: .path(p), conversion: defaultConversion)
         case .array:
             guard let paths = pathList(json, at: path) else { return nil }
@@ -400,7 +491,7 @@ struct DefinitionCompiler {
             let source: DSource
             switch sourceKeys[0] {
             case "path":
-                guard let p = self.path(o["path"]!, at: path.appending("path")) else { return nil }
+                guard let p = self.pathID(o["path"]!, at: path.appending("path")) else { return nil }
                 source = .path(p)
             case "first":
                 guard let ps = pathList(o["first"]!, at: path.appending("first")) else { return nil }
@@ -421,7 +512,7 @@ struct DefinitionCompiler {
                     case "boolean": conversion = .boolean
                     case "json":
                         conversion = .json
-                        if insideButtons, Self.paths(of: source).contains(where: { $0.base == .root }) {
+                        if insideButtons, paths(of: source).contains(where: { $0.base == .root }) {
                             fail(
                                 "a value from the root inside buttons cannot be decoded as JSON (it would run once per button)",
                                 at: path.appending("as")
@@ -475,15 +566,15 @@ struct DefinitionCompiler {
         }
     }
 
-    mutating func pathList(_ json: JSONValue, at path: KeyPath) -> [DPath]? {
+    mutating func pathList(_ json: JSONValue, at path: KeyPath) -> [DPathID]? {
         guard let elements = list(json, at: path) else { return nil }
         if elements.isEmpty {
             fail("expected at least one path", at: path)
             return nil
         }
-        var out: [DPath] = []
+        var out: [DPathID] = []
         for (e, p) in elements {
-            if let compiled = self.path(e, at: p) { out.append(compiled) }
+            if let compiled = self.pathID(e, at: p) { out.append(compiled) }
         }
         return out.count == elements.count ? out : nil
     }
@@ -493,11 +584,11 @@ struct DefinitionCompiler {
             mismatch("a mapping of canonical values to lists of spellings", json, at: path)
             return nil
         }
-        var entries: [(folded: [UInt8], canonical: String)] = []
+        var entries: [(folded: String, canonical: String)] = []
         for (canonical, spellings) in o {
             for (s, p) in list(spellings, at: path.appending(canonical)) ?? [] {
                 guard let text = string(s, at: p) else { continue }
-                let folded = DFold.fold(text, match)
+                let folded = String(decoding: DFold.fold(text, match), as: UTF8.self)
                 if entries.contains(where: { $0.folded == folded && $0.canonical != canonical }) {
                     fail("'\(text)' is already a spelling of another value", at: p)
                 }
@@ -526,27 +617,27 @@ struct DefinitionCompiler {
         guard let (op, operand) = singleKey(json, allowed: Self.predicateNames, what: "predicate", at: path) else { return nil }
         let inner = path.appending(op)
         switch op {
-        case "exists": return self.path(operand, at: inner).map { .exists($0) }
-        case "nonEmpty": return self.path(operand, at: inner).map { .nonEmpty($0) }
-        case "isTrue": return self.path(operand, at: inner).map { .isTrue($0) }
-        case "isString": return self.path(operand, at: inner).map { .isType($0, .string) }
-        case "isNumber": return self.path(operand, at: inner).map { .isType($0, .number) }
-        case "isBool": return self.path(operand, at: inner).map { .isType($0, .bool) }
-        case "isObject": return self.path(operand, at: inner).map { .isType($0, .object) }
-        case "isArray": return self.path(operand, at: inner).map { .isType($0, .array) }
-        case "isNull": return self.path(operand, at: inner).map { .isType($0, .null) }
+        case "exists": return self.pathID(operand, at: inner).map { add(.exists($0)) }
+        case "nonEmpty": return self.pathID(operand, at: inner).map { add(.nonEmpty($0)) }
+        case "isTrue": return self.pathID(operand, at: inner).map { add(.isTrue($0)) }
+        case "isString": return self.pathID(operand, at: inner).map { add(.isType($0, .string)) }
+        case "isNumber": return self.pathID(operand, at: inner).map { add(.isType($0, .number)) }
+        case "isBool": return self.pathID(operand, at: inner).map { add(.isType($0, .bool)) }
+        case "isObject": return self.pathID(operand, at: inner).map { add(.isType($0, .object)) }
+        case "isArray": return self.pathID(operand, at: inner).map { add(.isType($0, .array)) }
+        case "isNull": return self.pathID(operand, at: inner).map { add(.isType($0, .null)) }
         case "equals":
             guard let o = object(operand, allowed: ["path", "to", "match"], at: inner) else { return nil }
-            let p = required(o, "path", at: inner).flatMap { self.path($0, at: inner.appending("path")) }
+            let p = required(o, "path", at: inner).flatMap { self.pathID($0, at: inner.appending("path")) }
             let match =
                 o["match"].flatMap { oneOf($0, DMatch.self, names: ["exact", "case", "caseAndSeparators"], at: inner.appending("match")) }
                 ?? .exact
             let to = required(o, "to", at: inner).flatMap { literal($0, match: match, at: inner.appending("to")) }
             guard let p, let to else { return nil }
-            return .equals(p, to, match)
+            return add(.equals(p, literal: intern(literals: [to]).lowerBound, match))
         case "oneOf":
             guard let o = object(operand, allowed: ["path", "values", "match"], at: inner) else { return nil }
-            let p = required(o, "path", at: inner).flatMap { self.path($0, at: inner.appending("path")) }
+            let p = required(o, "path", at: inner).flatMap { self.pathID($0, at: inner.appending("path")) }
             let match =
                 o["match"].flatMap { oneOf($0, DMatch.self, names: ["exact", "case", "caseAndSeparators"], at: inner.appending("match")) }
                 ?? .exact
@@ -558,33 +649,34 @@ struct DefinitionCompiler {
                 }
             }
             guard let p, ok else { return nil }
-            return .oneOf(p, literals, match)
+            return add(.oneOf(p, literals: intern(literals: literals), match))
         case "anyKeyHasPrefix":
             guard let o = object(operand, allowed: ["path", "prefix"], at: inner) else { return nil }
             let p =
-                o["path"].map { self.path($0, at: inner.appending("path")) } ?? DPath(base: .current, steps: [], display: "", lastKey: nil)
+                o["path"].map { self.pathID($0, at: inner.appending("path")) }
+                ?? intern(DPath(base: .current, steps: [], display: "", lastKey: nil))
             let prefix = required(o, "prefix", at: inner).flatMap { string($0, at: inner.appending("prefix")) }
             guard let p, let prefix else { return nil }
-            return .anyKeyHasPrefix(p, prefix)
+            return add(.anyKeyHasPrefix(p, prefix: intern(strings: [prefix]).lowerBound))
         case "hasScheme":
             guard let o = object(operand, allowed: ["path", "schemes"], at: inner) else { return nil }
-            let p = required(o, "path", at: inner).flatMap { self.path($0, at: inner.appending("path")) }
+            let p = required(o, "path", at: inner).flatMap { self.pathID($0, at: inner.appending("path")) }
             var schemes: [String] = []
             for (s, sp) in (required(o, "schemes", at: inner).flatMap { list($0, at: inner.appending("schemes")) }) ?? [] {
                 guard let text = string(s, at: sp) else { continue }
                 if URLParts.isSchemeName(text) { schemes.append(text.lowercased()) } else { fail("'\(text)' is not a URL scheme", at: sp) }
             }
             guard let p else { return nil }
-            return .hasScheme(p, schemes)
+            return add(.hasScheme(p, schemes: intern(strings: schemes)))
         case "origin":
             guard let s = string(operand, at: inner) else { return nil }
             guard let origin = InputEvent.NotificationOrigin(rawValue: s) else {
                 fail("'\(s)' is not one of: remote, local", at: inner)
                 return nil
             }
-            return .origin(origin)
+            return add(.origin(origin))
         case "not":
-            return predicate(operand, at: inner, depth: depth + 1).map { .not($0) }
+            return predicate(operand, at: inner, depth: depth + 1).map { add(.not($0)) }
         default:  // all, any
             var parts: [DPredicate] = []
             var ok = true
@@ -592,7 +684,8 @@ struct DefinitionCompiler {
                 if let c = predicate(e, at: p, depth: depth + 1) { parts.append(c) } else { ok = false }
             }
             guard ok else { return nil }
-            return op == "all" ? .all(parts) : .any(parts)
+            let range = intern(parts: parts)
+            return add(op == "all" ? .all(range) : .any(range))
         }
     }
 
@@ -603,9 +696,9 @@ struct DefinitionCompiler {
                 fail("longer than \(DefinitionBounds.maxTextBytes) bytes", .limitExceeded, at: path)
                 return nil
             }
-            return DLiteral(value: json, folded: DFold.fold(s, match))
+            return DLiteral(value: json, folded: String(decoding: DFold.fold(s, match), as: UTF8.self))
         case .number, .bool, .null:
-            return DLiteral(value: json, folded: [])
+            return DLiteral(value: json, folded: "")
         default:
             mismatch("a string, number, Boolean or null", json, at: path)
             return nil
@@ -948,28 +1041,39 @@ enum DFold {
 
     @inline(__always) static func isSeparator(_ b: UInt8) -> Bool { b == 0x5F || b == 0x2D }
 
-    /// Whether `s` folds to `folded`.
-    static func matches(_ s: String, _ folded: [UInt8], _ match: DMatch) -> Bool {
+    /// `s` folded under `match`; a short ASCII string without allocating.
+    static func folded(_ s: String, _ match: DMatch) -> String {
+        if match == .exact { return s }
+        let count = s.utf8.count
+        guard count <= 15 else { return String(decoding: fold(s, match), as: UTF8.self) }
+        let dropSeparators = match == .caseAndSeparators
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 15) { buffer in
+            var n = 0
+            for b in s.utf8 {
+                if b >= 0x80 { return String(decoding: fold(s, match), as: UTF8.self) }
+                if dropSeparators, isSeparator(b) { continue }
+                buffer[n] = b >= 0x41 && b <= 0x5A ? b | 0x20 : b
+                n += 1
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<n]), as: UTF8.self)
+        }
+    }
+
+    /// Whether `s` folds to the folded literal `folded`.
+    static func matches(_ s: String, text folded: String, _ match: DMatch) -> Bool {
         switch match {
         case .exact:
-            return s.utf8.elementsEqual(folded)
+            return s == folded
         case .case, .caseAndSeparators:
             let dropSeparators = match == .caseAndSeparators
-            var ascii = true
-            var i = 0
-            let n = folded.count
+            var expected = folded.utf8.makeIterator()
             for b in s.utf8 {
-                if b >= 0x80 {
-                    ascii = false
-                    break
-                }
+                if b >= 0x80 { return String(decoding: fold(s, match), as: UTF8.self) == folded }
                 if dropSeparators, isSeparator(b) { continue }
                 let lower = b >= 0x41 && b <= 0x5A ? b | 0x20 : b
-                if i >= n || folded[i] != lower { return false }
-                i += 1
+                guard let e = expected.next(), e == lower else { return false }
             }
-            if ascii { return i == n }
-            return fold(s, match) == folded
+            return expected.next() == nil
         }
     }
 }

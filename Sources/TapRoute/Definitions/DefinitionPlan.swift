@@ -19,6 +19,28 @@ final class DefinitionPlan: Sendable {
     let payload: DPayload?
     let tracking: [(name: String, value: DValue)]
     let warnings: [DWarningRule]
+    /// Every path the predicates and values read, interned: a rule refers to one by
+    /// ``DPathID``, so that evaluating it copies no path.
+    let paths: [DPath]
+    /// The number of run-cache slots: one per cached path, then one per named value
+    /// (``namedSlotBase``).
+    let slotCount: Int
+    /// The slot of the first named value.
+    let namedSlotBase: Int
+    /// For each path of `paths` that is one or two keys from the root or the current base,
+    /// those keys, read without the path's steps where the base is the root (outside
+    /// `buttons`: a ``DPathID`` with a slot).
+    let rootKeys: [DRootKeys?]
+    /// The predicates and what they refer to.
+    let predicates: [DPredicateNode]
+    let literals: [DLiteral]
+    let strings: [String]
+    let parts: [DPredicate]
+    /// For each predicate node, its slot in a run's memo of results, or `-1`: a node used more
+    /// than once outside `buttons` is evaluated once per run (a predicate reads only the
+    /// run's input, so its result cannot change within the run).
+    let memoSlots: [Int]
+    let memoCount: Int
 
     init(
         reads: Set<InputKindName>,
@@ -33,7 +55,10 @@ final class DefinitionPlan: Sendable {
         messageId: DValue?,
         payload: DPayload?,
         tracking: [(name: String, value: DValue)],
-        warnings: [DWarningRule]
+        warnings: [DWarningRule],
+        paths: [DPath],
+        cachedPaths: Int,
+        tables: DPredicateTables
     ) {
         self.reads = reads
         self.readsNotification = reads.contains(.notification)
@@ -52,6 +77,28 @@ final class DefinitionPlan: Sendable {
         self.payload = payload
         self.tracking = tracking
         self.warnings = warnings
+        self.paths = paths
+        self.namedSlotBase = cachedPaths
+        self.slotCount = cachedPaths + named.count
+        self.rootKeys = paths.map { path in
+            guard path.base == .root || path.base == .current, (1...2).contains(path.steps.count),
+                case .key(let first) = path.steps[0]
+            else { return nil }
+            if path.steps.count == 1 { return DRootKeys(first: first, second: nil) }
+            guard case .key(let second) = path.steps[1] else { return nil }
+            return DRootKeys(first: first, second: second)
+        }
+        self.predicates = tables.nodes
+        self.literals = tables.literals
+        self.strings = tables.strings
+        self.parts = tables.parts
+        var memoCount = 0
+        self.memoSlots = tables.nodes.indices.map { i in
+            guard tables.uses[i] > 1, !tables.insideButtons[i], tables.nodes[i] != .always else { return -1 }
+            memoCount += 1
+            return memoCount - 1
+        }
+        self.memoCount = memoCount
     }
 }
 
@@ -97,6 +144,19 @@ enum DOperand: Sendable, Hashable {
     case reference(DReference)
 }
 
+/// A path of the plan's table: its index there, and its slot in a run's cache (`-1` when the
+/// path is not cached: inside `buttons`, where its base changes from button to button).
+struct DPathID: Sendable, Hashable {
+    var index: Int
+    var slot: Int
+}
+
+/// The one or two keys of a path from the root.
+struct DRootKeys: Sendable {
+    var first: String
+    var second: String?
+}
+
 /// A compiled path.
 struct DPath: Sendable, Hashable {
     var base: DBase
@@ -115,14 +175,16 @@ enum DMatch: String, Sendable, Hashable {
 /// A literal to compare with, precomputed for its match.
 struct DLiteral: Sendable, Hashable {
     var value: JSONValue
-    /// The folded UTF-8 bytes of a string literal under the rule's match.
-    var folded: [UInt8]
+    /// A string literal folded under the rule's match (a short one is stored inline, so
+    /// comparing with it counts no references).
+    var folded: String
 }
 
 /// A map from spellings to canonical strings.
 struct DMap: Sendable {
     var match: DMatch
-    var entries: [(folded: [UInt8], canonical: String)]
+    /// Each spelling folded under `match`, with the value it stands for.
+    var entries: [(folded: String, canonical: String)]
 }
 
 /// How a value is converted.
@@ -137,18 +199,26 @@ enum DConversion: Sendable {
 
 /// Where a value comes from.
 enum DSource: Sendable {
-    case path(DPath)
-    case first([DPath])
-    case firstPresent([DPath])
+    case path(DPathID)
+    case first([DPathID])
+    case firstPresent([DPathID])
     case literal(JSONValue)
 }
 
-/// A compiled value.
-struct DValue: Sendable {
-    var source: DSource
-    var conversion: DConversion
-    var map: DMap?
-    var defaultValue: JSONValue?
+/// A compiled value. The plan's nodes are classes: a run refers to them without copying
+/// their fields.
+final class DValue: Sendable {
+    let source: DSource
+    let conversion: DConversion
+    let map: DMap?
+    let defaultValue: JSONValue?
+
+    init(source: DSource, conversion: DConversion, map: DMap? = nil, defaultValue: JSONValue? = nil) {
+        self.source = source
+        self.conversion = conversion
+        self.map = map
+        self.defaultValue = defaultValue
+    }
 }
 
 /// JSON types for type tests.
@@ -156,21 +226,43 @@ enum DJSONType: Sendable, Hashable {
     case string, number, bool, object, array, null
 }
 
-/// A compiled predicate.
-indirect enum DPredicate: Sendable {
-    case exists(DPath)
-    case nonEmpty(DPath)
-    case isType(DPath, DJSONType)
-    case isTrue(DPath)
-    case equals(DPath, DLiteral, DMatch)
-    case oneOf(DPath, [DLiteral], DMatch)
-    case anyKeyHasPrefix(DPath, String)
-    case hasScheme(DPath, [String])
+/// A compiled predicate: a node of the plan's `predicates` table. Rules refer to predicates,
+/// and predicates to their parts, by index, so that evaluating one copies nothing that counts
+/// references.
+struct DPredicate: Sendable, Hashable {
+    var index: Int
+    /// The predicate that always holds (the table's first node).
+    static let always = DPredicate(index: 0)
+}
+
+/// A node of the predicate table. Literals, strings and parts are ranges of the plan's
+/// `literals`, `strings` and `parts` tables.
+enum DPredicateNode: Sendable, Hashable {
+    case exists(DPathID)
+    case nonEmpty(DPathID)
+    case isType(DPathID, DJSONType)
+    case isTrue(DPathID)
+    case equals(DPathID, literal: Int, DMatch)
+    case oneOf(DPathID, literals: Range<Int>, DMatch)
+    case anyKeyHasPrefix(DPathID, prefix: Int)
+    case hasScheme(DPathID, schemes: Range<Int>)
     case origin(InputEvent.NotificationOrigin)
-    case all([DPredicate])
-    case any([DPredicate])
+    case all(Range<Int>)
+    case any(Range<Int>)
     case not(DPredicate)
     case always
+}
+
+/// The tables the predicates index.
+struct DPredicateTables: Sendable {
+    var nodes: [DPredicateNode] = [.always]
+    var literals: [DLiteral] = []
+    var strings: [String] = []
+    var parts: [DPredicate] = []
+    /// For each node, how many rules and predicates refer to it (a definition that repeats a
+    /// condition gets one node), and whether it reads from inside `buttons`.
+    var uses: [Int] = [0]
+    var insideButtons: [Bool] = [false]
 }
 
 /// A message template.
@@ -196,21 +288,33 @@ struct DWarning: Sendable {
 }
 
 /// A reject rule.
-struct DReject: Sendable {
-    var when: DPredicate
-    var code: NormalizationError.Code
-    var at: DPath?
-    var message: DTemplate
+final class DReject: Sendable {
+    let when: DPredicate
+    let code: NormalizationError.Code
+    let at: DPath?
+    let message: DTemplate
+
+    init(when: DPredicate, code: NormalizationError.Code, at: DPath?, message: DTemplate) {
+        self.when = when
+        self.code = code
+        self.at = at
+        self.message = message
+    }
 }
 
 /// A trigger rule.
-struct DTriggerRule: Sendable {
+final class DTriggerRule: Sendable {
     enum Kind: Sendable {
         case tap, dismiss, open, action
         case button(id: DValue, label: DValue?)
     }
-    var when: DPredicate?
-    var kind: Kind
+    let when: DPredicate?
+    let kind: Kind
+
+    init(when: DPredicate?, kind: Kind) {
+        self.when = when
+        self.kind = kind
+    }
 }
 
 /// What `ifAbsent` says.
@@ -219,7 +323,7 @@ enum DIfAbsent: Sendable {
 }
 
 /// A destination rule.
-struct DDestinationRule: Sendable {
+final class DDestinationRule: Sendable {
     enum Kind: Sendable {
         case url(DValue, target: DValue?, fixedTarget: URLTarget)
         case screen(DValue, parameters: [(name: String, value: DValue)], url: DValue?)
@@ -228,14 +332,34 @@ struct DDestinationRule: Sendable {
         case app
         case none
     }
-    var when: DPredicate?
-    var kind: Kind
-    var ifAbsent: DIfAbsent
-    var missing: DWarning?
-    var empty: DWarning?
-    var wrongType: DWarning?
-    var warn: DWarning?
-    var behavior: VendorBehavior?
+    let when: DPredicate?
+    let kind: Kind
+    let ifAbsent: DIfAbsent
+    let missing: DWarning?
+    let empty: DWarning?
+    let wrongType: DWarning?
+    let warn: DWarning?
+    let behavior: VendorBehavior?
+
+    init(
+        when: DPredicate?,
+        kind: Kind,
+        ifAbsent: DIfAbsent,
+        missing: DWarning?,
+        empty: DWarning?,
+        wrongType: DWarning?,
+        warn: DWarning?,
+        behavior: VendorBehavior?
+    ) {
+        self.when = when
+        self.kind = kind
+        self.ifAbsent = ifAbsent
+        self.missing = missing
+        self.empty = empty
+        self.wrongType = wrongType
+        self.warn = warn
+        self.behavior = behavior
+    }
 }
 
 /// A behaviour rule.
@@ -260,15 +384,35 @@ struct DPayloadCase: Sendable {
 }
 
 /// The payload projection.
-struct DPayload: Sendable {
-    var from: DPath?
-    var without: Set<String>
-    var withoutPrefixes: [String]
-    var inPlace: DPayloadCase
-    var text: DPayloadCase
-    var broken: DPayloadCase
-    var tooDeep: DPayloadCase
-    var wrongType: DPayloadCase
+final class DPayload: Sendable {
+    let from: DPath?
+    let without: Set<String>
+    let withoutPrefixes: [String]
+    let inPlace: DPayloadCase
+    let text: DPayloadCase
+    let broken: DPayloadCase
+    let tooDeep: DPayloadCase
+    let wrongType: DPayloadCase
+
+    init(
+        from: DPath?,
+        without: Set<String>,
+        withoutPrefixes: [String],
+        inPlace: DPayloadCase,
+        text: DPayloadCase,
+        broken: DPayloadCase,
+        tooDeep: DPayloadCase,
+        wrongType: DPayloadCase
+    ) {
+        self.from = from
+        self.without = without
+        self.withoutPrefixes = withoutPrefixes
+        self.inPlace = inPlace
+        self.text = text
+        self.broken = broken
+        self.tooDeep = tooDeep
+        self.wrongType = wrongType
+    }
 }
 
 /// A soft warning rule.
