@@ -2,5 +2,2621 @@
 
 extension BuiltInDefinitions {
     /// The definition files under `adapters/`, in path order, as JSON.
-    public static let files: [EmbeddedDefinition] = []
+    public static let files: [EmbeddedDefinition] = [
+        EmbeddedDefinition(
+            path: "adapters/Airship/airship.yaml",
+            json: #"""
+                {
+                  "id": "airship",
+                  "summary": "Airship push: userInfo with _ (send id) or com.urbanairship.metadata; actions ^d (deep link), ^p (landing page), ^u (external URL), ^mc/_uamid (Message Center); buttons in com.urbanairship.interactive_actions",
+                  "reads": [
+                    "notification"
+                  ],
+                  "recognize": {
+                    "any": [
+                      {
+                        "exists": "_"
+                      },
+                      {
+                        "isNull": "_"
+                      },
+                      {
+                        "exists": "['com.urbanairship.metadata']"
+                      },
+                      {
+                        "isNull": "['com.urbanairship.metadata']"
+                      },
+                      {
+                        "exists": "['com.urbanairship.media_attachment']"
+                      },
+                      {
+                        "isNull": "['com.urbanairship.media_attachment']"
+                      }
+                    ]
+                  },
+                  "values": {
+                    "deepLinkAction": {
+                      "firstPresent": [
+                        "^d",
+                        "deep_link_action"
+                      ],
+                      "as": "any"
+                    },
+                    "landingPageAction": {
+                      "firstPresent": [
+                        "^p",
+                        "landing_page_action"
+                      ],
+                      "as": "any"
+                    },
+                    "externalURLAction": {
+                      "firstPresent": [
+                        "^u",
+                        "open_external_url_action",
+                        "^w",
+                        "wallet_action"
+                      ],
+                      "as": "any"
+                    },
+                    "messageCenterAction": {
+                      "firstPresent": [
+                        "^mc",
+                        "^mco",
+                        "display_inbox_action",
+                        "overlay_inbox_action",
+                        "_uamid"
+                      ],
+                      "as": "any"
+                    }
+                  },
+                  "buttons": {
+                    "from": "['com.urbanairship.interactive_actions']",
+                    "destination": [
+                      {
+                        "url": {
+                          "firstPresent": [
+                            "^d",
+                            "deep_link_action"
+                          ],
+                          "as": "url"
+                        }
+                      },
+                      {
+                        "inAppBrowser": {
+                          "firstPresent": [
+                            "^p.url",
+                            "^p",
+                            "landing_page_action.url",
+                            "landing_page_action"
+                          ],
+                          "as": "url"
+                        }
+                      },
+                      {
+                        "url": {
+                          "firstPresent": [
+                            "^u",
+                            "open_external_url_action",
+                            "^w",
+                            "wallet_action"
+                          ],
+                          "as": "url"
+                        },
+                        "target": "external"
+                      },
+                      {
+                        "when": {
+                          "oneOf": {
+                            "path": "^mc",
+                            "values": [
+                              "auto"
+                            ]
+                          }
+                        },
+                        "screen": {
+                          "literal": "messageCenter"
+                        },
+                        "parameters": {
+                          "messageId": {
+                            "first": [
+                              "$._uamid[0]",
+                              "$._uamid"
+                            ]
+                          }
+                        }
+                      },
+                      {
+                        "when": {
+                          "any": [
+                            {
+                              "exists": "^mc"
+                            },
+                            {
+                              "exists": "^mco"
+                            },
+                            {
+                              "exists": "display_inbox_action"
+                            },
+                            {
+                              "exists": "overlay_inbox_action"
+                            }
+                          ]
+                        },
+                        "screen": {
+                          "literal": "messageCenter"
+                        },
+                        "parameters": {
+                          "messageId": {
+                            "first": [
+                              "^mc[0]",
+                              "^mc",
+                              "^mco[0]",
+                              "^mco",
+                              "display_inbox_action",
+                              "overlay_inbox_action"
+                            ]
+                          }
+                        }
+                      },
+                      "app"
+                    ]
+                  },
+                  "destination": [
+                    {
+                      "when": {
+                        "equals": {
+                          "path": "@action",
+                          "to": "com.apple.UNNotificationDismissActionIdentifier"
+                        }
+                      },
+                      "none": true
+                    },
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "exists": "@action"
+                          },
+                          {
+                            "not": {
+                              "equals": {
+                                "path": "@action",
+                                "to": "com.apple.UNNotificationDefaultActionIdentifier"
+                              }
+                            }
+                          }
+                        ]
+                      },
+                      "button": true,
+                      "ifAbsent": "app"
+                    },
+                    {
+                      "url": {
+                        "firstPresent": [
+                          "^d",
+                          "deep_link_action"
+                        ],
+                        "as": "url"
+                      },
+                      "problems": {
+                        "wrongType": {
+                          "code": "invalidURL",
+                          "message": "the deep link action {@key} is {@value|type}, not a URL string; Airship's DeepLinkAction opens nothing"
+                        }
+                      }
+                    },
+                    {
+                      "inAppBrowser": {
+                        "firstPresent": [
+                          "^p.url",
+                          "^p",
+                          "landing_page_action.url",
+                          "landing_page_action"
+                        ],
+                        "as": "url"
+                      },
+                      "problems": {
+                        "wrongType": {
+                          "code": "invalidURL",
+                          "message": "the landing page action {@key} is {@value|type}, not a URL string or {{\"url\": …}}; Airship shows no landing page"
+                        }
+                      },
+                      "behavior": {
+                        "opensURL": true,
+                        "followsEventOverride": false
+                      }
+                    },
+                    {
+                      "url": {
+                        "firstPresent": [
+                          "^u",
+                          "open_external_url_action",
+                          "^w",
+                          "wallet_action"
+                        ],
+                        "as": "url"
+                      },
+                      "target": "external",
+                      "problems": {
+                        "wrongType": {
+                          "code": "invalidURL",
+                          "message": "the open-external-URL action {@key} is {@value|type}, not a URL string; Airship opens nothing"
+                        }
+                      },
+                      "behavior": {
+                        "opensURL": true,
+                        "followsEventOverride": false
+                      }
+                    },
+                    {
+                      "when": {
+                        "any": [
+                          {
+                            "oneOf": {
+                              "path": "^mc",
+                              "values": [
+                                "auto"
+                              ]
+                            }
+                          },
+                          {
+                            "oneOf": {
+                              "path": "^mco",
+                              "values": [
+                                "auto"
+                              ]
+                            }
+                          }
+                        ]
+                      },
+                      "screen": {
+                        "literal": "messageCenter"
+                      },
+                      "parameters": {
+                        "messageId": {
+                          "first": [
+                            "_uamid[0]",
+                            "_uamid"
+                          ]
+                        }
+                      }
+                    },
+                    {
+                      "when": {
+                        "any": [
+                          {
+                            "exists": "^mc"
+                          },
+                          {
+                            "exists": "^mco"
+                          },
+                          {
+                            "exists": "display_inbox_action"
+                          },
+                          {
+                            "exists": "overlay_inbox_action"
+                          }
+                        ]
+                      },
+                      "screen": {
+                        "literal": "messageCenter"
+                      },
+                      "parameters": {
+                        "messageId": {
+                          "first": [
+                            "^mc[0]",
+                            "^mc",
+                            "^mco[0]",
+                            "^mco",
+                            "display_inbox_action",
+                            "overlay_inbox_action"
+                          ]
+                        }
+                      }
+                    },
+                    {
+                      "when": {
+                        "exists": "_uamid"
+                      },
+                      "screen": {
+                        "literal": "messageCenter"
+                      },
+                      "parameters": {
+                        "messageId": {
+                          "first": [
+                            "_uamid[0]",
+                            "_uamid"
+                          ]
+                        }
+                      }
+                    },
+                    "app"
+                  ],
+                  "behavior": {
+                    "opensURL": true
+                  },
+                  "warnings": [
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "not": {
+                              "exists": "@action"
+                            }
+                          },
+                          {
+                            "any": [
+                              {
+                                "all": [
+                                  {
+                                    "exists": "@deepLinkAction"
+                                  },
+                                  {
+                                    "exists": "@landingPageAction"
+                                  }
+                                ]
+                              },
+                              {
+                                "all": [
+                                  {
+                                    "exists": "@deepLinkAction"
+                                  },
+                                  {
+                                    "exists": "@externalURLAction"
+                                  }
+                                ]
+                              },
+                              {
+                                "all": [
+                                  {
+                                    "exists": "@deepLinkAction"
+                                  },
+                                  {
+                                    "exists": "@messageCenterAction"
+                                  }
+                                ]
+                              },
+                              {
+                                "all": [
+                                  {
+                                    "exists": "@landingPageAction"
+                                  },
+                                  {
+                                    "exists": "@externalURLAction"
+                                  }
+                                ]
+                              },
+                              {
+                                "all": [
+                                  {
+                                    "exists": "@landingPageAction"
+                                  },
+                                  {
+                                    "exists": "@messageCenterAction"
+                                  }
+                                ]
+                              },
+                              {
+                                "all": [
+                                  {
+                                    "exists": "@externalURLAction"
+                                  },
+                                  {
+                                    "exists": "@messageCenterAction"
+                                  }
+                                ]
+                              }
+                            ]
+                          }
+                        ]
+                      },
+                      "code": "multipleActions",
+                      "message": "the push names several Airship actions that open something; Airship runs them all at once, TapRoute reports the first of deep link (^d), landing page (^p), external URL (^u) and Message Center (^mc, _uamid)"
+                    },
+                    {
+                      "when": {
+                        "isString": "['com.urbanairship.interactive_actions']"
+                      },
+                      "code": "androidDiffers",
+                      "message": "com.urbanairship.interactive_actions is a JSON string: Airship's Android SDK decodes it, the iOS SDK reads only a dictionary and runs no button action; the buttons are read as Android reads them"
+                    }
+                  ],
+                  "messageId": {
+                    "path": "_",
+                    "as": "text"
+                  },
+                  "tracking": {
+                    "sendId": {
+                      "path": "_",
+                      "as": "text"
+                    },
+                    "metadata": "['com.urbanairship.metadata']"
+                  },
+                  "payload": {
+                    "without": [
+                      "aps",
+                      "_",
+                      "_uamid",
+                      "deep_link_action",
+                      "landing_page_action",
+                      "open_external_url_action",
+                      "wallet_action",
+                      "display_inbox_action",
+                      "overlay_inbox_action",
+                      "add_tags_action",
+                      "remove_tags_action",
+                      "share_action",
+                      "clipboard_action"
+                    ],
+                    "withoutPrefixes": [
+                      "^",
+                      "com.urbanairship."
+                    ]
+                  }
+                }
+                """#
+        ),
+        EmbeddedDefinition(
+            path: "adapters/Braze/braze.yaml",
+            json: #"""
+                {
+                  "id": "braze",
+                  "summary": "Braze push: userInfo.ab (a non-empty dictionary), ab_uri (+ ab_use_webview) and per-button ab.ab_cat.<id>.a_uri; the SDK opens the URL itself",
+                  "reads": [
+                    "notification"
+                  ],
+                  "recognize": {
+                    "all": [
+                      {
+                        "isObject": "ab"
+                      },
+                      {
+                        "nonEmpty": "ab"
+                      }
+                    ]
+                  },
+                  "reject": [
+                    {
+                      "when": {
+                        "isTrue": "appboy_uninstall_tracking"
+                      },
+                      "error": "notAnInteraction",
+                      "at": "appboy_uninstall_tracking",
+                      "message": "a Braze uninstall-tracking push (appboy_uninstall_tracking) is internal to the SDK, not a user interaction"
+                    }
+                  ],
+                  "buttons": {
+                    "from": "ab.ab_cat",
+                    "destination": [
+                      {
+                        "url": {
+                          "path": "a_uri",
+                          "as": "url"
+                        }
+                      },
+                      "app"
+                    ]
+                  },
+                  "destination": [
+                    {
+                      "when": {
+                        "equals": {
+                          "path": "@action",
+                          "to": "com.apple.UNNotificationDismissActionIdentifier"
+                        }
+                      },
+                      "none": true
+                    },
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "exists": "@action"
+                          },
+                          {
+                            "not": {
+                              "equals": {
+                                "path": "@action",
+                                "to": "com.apple.UNNotificationDefaultActionIdentifier"
+                              }
+                            }
+                          }
+                        ]
+                      },
+                      "button": true,
+                      "ifAbsent": "app"
+                    },
+                    {
+                      "when": {
+                        "isTrue": "ab_use_webview"
+                      },
+                      "inAppBrowser": {
+                        "firstPresent": [
+                          "ab_uri"
+                        ],
+                        "as": "url"
+                      },
+                      "problems": {
+                        "wrongType": {
+                          "code": "invalidURL",
+                          "message": "ab_uri is {@value|type}, not a string; the app is opened"
+                        }
+                      }
+                    },
+                    {
+                      "url": {
+                        "firstPresent": [
+                          "ab_uri"
+                        ],
+                        "as": "url"
+                      },
+                      "problems": {
+                        "wrongType": {
+                          "code": "invalidURL",
+                          "message": "ab_uri is {@value|type}, not a string; the app is opened"
+                        }
+                      }
+                    },
+                    "app"
+                  ],
+                  "behavior": {
+                    "opensURL": true
+                  },
+                  "warnings": [
+                    {
+                      "when": {
+                        "isTrue": "ab.ab_carousel"
+                      },
+                      "code": "pushStoryNotRead",
+                      "message": "a Braze Push Story (ab.ab_carousel): the page tapped and its deep link are decoded by BrazePushStory's content extension, which this definition does not read; only ab_uri is used"
+                    }
+                  ],
+                  "payload": {
+                    "without": [
+                      "ab",
+                      "ab_uri",
+                      "aps",
+                      "ab_use_webview"
+                    ]
+                  }
+                }
+                """#
+        ),
+        EmbeddedDefinition(
+            path: "adapters/CleverTap/clevertap.yaml",
+            json: #"""
+                {
+                  "id": "clevertap",
+                  "summary": "CleverTap: userInfo keys W$*/wzrk_* {wzrk_dl, wzrk_id, wzrk_pivot, wzrk_acct_id}",
+                  "reads": [
+                    "notification"
+                  ],
+                  "recognize": {
+                    "any": [
+                      {
+                        "anyKeyHasPrefix": {
+                          "prefix": "W$"
+                        }
+                      },
+                      {
+                        "anyKeyHasPrefix": {
+                          "prefix": "wzrk_"
+                        }
+                      }
+                    ]
+                  },
+                  "reject": [
+                    {
+                      "when": {
+                        "exists": "wzrk_inapp"
+                      },
+                      "error": "notAnInteraction",
+                      "at": "wzrk_inapp",
+                      "message": "a CleverTap in-app preview push (wzrk_inapp): the SDK shows the previewed in-app message and fires no deep link"
+                    },
+                    {
+                      "when": {
+                        "exists": "wzrk_inapp_s3_url"
+                      },
+                      "error": "notAnInteraction",
+                      "at": "wzrk_inapp_s3_url",
+                      "message": "a CleverTap in-app preview push (wzrk_inapp_s3_url): the SDK shows the previewed in-app message and fires no deep link"
+                    },
+                    {
+                      "when": {
+                        "exists": "wzrk_inapp_type"
+                      },
+                      "error": "notAnInteraction",
+                      "at": "wzrk_inapp_type",
+                      "message": "a CleverTap in-app preview push (wzrk_inapp_type {wzrk_inapp_type|quoted}): the SDK shows the previewed in-app message and fires no deep link"
+                    },
+                    {
+                      "when": {
+                        "exists": "wzrk_inbox"
+                      },
+                      "error": "notAnInteraction",
+                      "at": "wzrk_inbox",
+                      "message": "a CleverTap App Inbox preview push (wzrk_inbox): the SDK shows the previewed inbox message and fires no deep link"
+                    },
+                    {
+                      "when": {
+                        "exists": "wzrk_adunit"
+                      },
+                      "error": "notAnInteraction",
+                      "at": "wzrk_adunit",
+                      "message": "a CleverTap Native Display preview push (wzrk_adunit): the SDK hands the previewed display unit to the app and fires no deep link"
+                    }
+                  ],
+                  "destination": [
+                    {
+                      "when": {
+                        "equals": {
+                          "path": "@action",
+                          "to": "com.apple.UNNotificationDismissActionIdentifier"
+                        }
+                      },
+                      "none": true
+                    },
+                    {
+                      "url": {
+                        "firstPresent": [
+                          "wzrk_dl"
+                        ],
+                        "as": "url",
+                        "trimmedWarning": {
+                          "code": "urlTrimmed",
+                          "message": "wzrk_dl {wzrk_dl|quoted} has whitespace around it; TapRoute trims it, but CleverTap's iOS SDK reads it untrimmed with NSURL URLWithString:, which gives nil before iOS 17 (nothing opens) and percent-encodes the whitespace into the link after"
+                        }
+                      },
+                      "problems": {
+                        "empty": {
+                          "code": "missingURL",
+                          "message": "wzrk_dl is empty: NSURL URLWithString: gives no URL, so CleverTap's iOS SDK opens nothing; the app is opened"
+                        },
+                        "wrongType": {
+                          "code": "invalidURL",
+                          "message": "wzrk_dl is {@value|type}, not a string: CleverTap's iOS SDK cannot make a URL of it and opens nothing; the app is opened"
+                        }
+                      }
+                    },
+                    "app"
+                  ],
+                  "behavior": {
+                    "opensURL": true
+                  },
+                  "warnings": [
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "exists": "@action"
+                          },
+                          {
+                            "not": {
+                              "oneOf": {
+                                "path": "@action",
+                                "values": [
+                                  "com.apple.UNNotificationDefaultActionIdentifier",
+                                  "com.apple.UNNotificationDismissActionIdentifier"
+                                ]
+                              }
+                            }
+                          },
+                          {
+                            "nonEmpty": "wzrk_dl"
+                          }
+                        ]
+                      },
+                      "code": "appDefinedAction",
+                      "message": "button {@action|quoted} is an action of the app's own notification category: CleverTap's iOS SDK reads no button from the payload and opens wzrk_dl for any action, so the destination is the message's deep link"
+                    },
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "nonEmpty": "wzrk_dl"
+                          },
+                          {
+                            "equals": {
+                              "path": "@action",
+                              "to": "com.apple.UNNotificationDismissActionIdentifier"
+                            }
+                          }
+                        ]
+                      },
+                      "code": "linkOnDismiss",
+                      "message": "the notification was dismissed, but CleverTap's swizzled didReceive handler passes every response to handlePushNotification:, which opens wzrk_dl {wzrk_dl|quoted} for a dismiss too; the destination is none"
+                    },
+                    {
+                      "when": {
+                        "nonEmpty": "wzrk_acts"
+                      },
+                      "code": "androidDiffers",
+                      "message": "wzrk_acts holds Android action buttons: CleverTap's Android SDK shows them and opens each one's dl; its iOS SDK ignores wzrk_acts (the buttons are the app's notification category's) and opens wzrk_dl for every action"
+                    }
+                  ],
+                  "messageId": {
+                    "first": [
+                      "wzrk_id",
+                      "W$id"
+                    ],
+                    "as": "text"
+                  },
+                  "tracking": {
+                    "wzrk_id": {
+                      "first": [
+                        "wzrk_id",
+                        "W$id"
+                      ]
+                    },
+                    "wzrk_pivot": {
+                      "first": [
+                        "wzrk_pivot",
+                        "W$pivot"
+                      ]
+                    },
+                    "wzrk_cgId": {
+                      "first": [
+                        "wzrk_cgId",
+                        "W$cgId"
+                      ]
+                    },
+                    "wzrk_acct_id": "wzrk_acct_id"
+                  },
+                  "payload": {
+                    "without": [
+                      "aps"
+                    ],
+                    "withoutPrefixes": [
+                      "W$",
+                      "wzrk_"
+                    ]
+                  }
+                }
+                """#
+        ),
+        EmbeddedDefinition(
+            path: "adapters/CustomerIO/customerio.yaml",
+            json: #"""
+                {
+                  "id": "customerio",
+                  "summary": "Customer.io push: userInfo {CIO-Delivery-ID, CIO-Delivery-Token, CIO {push {link, image}}}",
+                  "reads": [
+                    "notification"
+                  ],
+                  "recognize": {
+                    "all": [
+                      {
+                        "isString": "CIO-Delivery-ID"
+                      },
+                      {
+                        "isString": "CIO-Delivery-Token"
+                      }
+                    ]
+                  },
+                  "destination": [
+                    {
+                      "when": {
+                        "equals": {
+                          "path": "@action",
+                          "to": "com.apple.UNNotificationDismissActionIdentifier"
+                        }
+                      },
+                      "none": true
+                    },
+                    {
+                      "when": {
+                        "any": [
+                          {
+                            "not": {
+                              "exists": "@action"
+                            }
+                          },
+                          {
+                            "equals": {
+                              "path": "@action",
+                              "to": "com.apple.UNNotificationDefaultActionIdentifier"
+                            }
+                          }
+                        ]
+                      },
+                      "url": {
+                        "firstPresent": [
+                          "CIO.push.link"
+                        ],
+                        "as": "url",
+                        "trimmedWarning": {
+                          "code": "urlTrimmed",
+                          "message": "CIO.push.link has whitespace around it; Customer.io's iOS SDK passes it to URL(string:) untrimmed, which gives no usable link, so the trimmed link is used"
+                        }
+                      },
+                      "problems": {
+                        "wrongType": {
+                          "code": "invalidURL",
+                          "message": "CIO.push.link is {@value|type}, not a string; Customer.io's iOS SDK opens no link, so the app is opened"
+                        }
+                      }
+                    },
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "not": {
+                              "exists": "CIO.push.link"
+                            }
+                          },
+                          {
+                            "any": [
+                              {
+                                "not": {
+                                  "exists": "@action"
+                                }
+                              },
+                              {
+                                "equals": {
+                                  "path": "@action",
+                                  "to": "com.apple.UNNotificationDefaultActionIdentifier"
+                                }
+                              }
+                            ]
+                          }
+                        ]
+                      },
+                      "url": {
+                        "path": "link",
+                        "as": "url"
+                      },
+                      "warn": {
+                        "code": "androidDiffers",
+                        "message": "the link is in link {link|quoted}, the key Customer.io's Android SDK reads; the iOS SDK reads only CIO.push.link and would open nothing, so the link is left to the app"
+                      },
+                      "behavior": {
+                        "opensURL": false
+                      }
+                    }
+                  ],
+                  "behavior": {
+                    "opensURL": true
+                  },
+                  "messageId": "CIO-Delivery-ID",
+                  "tracking": {
+                    "deliveryId": "CIO-Delivery-ID",
+                    "deliveryToken": "CIO-Delivery-Token"
+                  },
+                  "payload": {
+                    "without": [
+                      "aps",
+                      "CIO-Delivery-ID",
+                      "CIO-Delivery-Token",
+                      "CIO",
+                      "link"
+                    ],
+                    "withoutPrefixes": [
+                      "gcm.",
+                      "google."
+                    ]
+                  },
+                  "warnings": [
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "exists": "@action"
+                          },
+                          {
+                            "not": {
+                              "oneOf": {
+                                "path": "@action",
+                                "values": [
+                                  "com.apple.UNNotificationDefaultActionIdentifier",
+                                  "com.apple.UNNotificationDismissActionIdentifier"
+                                ]
+                              }
+                            }
+                          },
+                          {
+                            "nonEmpty": "CIO.push.link"
+                          }
+                        ]
+                      },
+                      "code": "appDefinedAction",
+                      "message": "button {@action|quoted} is an action of the app's notification category; Customer.io's iOS SDK opens CIO.push.link {CIO.push.link|quoted} only for a tap on the notification itself, so the app is opened"
+                    },
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "exists": "@action"
+                          },
+                          {
+                            "not": {
+                              "oneOf": {
+                                "path": "@action",
+                                "values": [
+                                  "com.apple.UNNotificationDefaultActionIdentifier",
+                                  "com.apple.UNNotificationDismissActionIdentifier"
+                                ]
+                              }
+                            }
+                          },
+                          {
+                            "not": {
+                              "nonEmpty": "CIO.push.link"
+                            }
+                          }
+                        ]
+                      },
+                      "code": "appDefinedAction",
+                      "message": "button {@action|quoted} is an action of the app's notification category; Customer.io's payload gives it no destination, so the app is opened"
+                    }
+                  ]
+                }
+                """#
+        ),
+        EmbeddedDefinition(
+            path: "adapters/FCM/fcm.yaml",
+            json: #"""
+                {
+                  "id": "fcm",
+                  "summary": "Firebase Cloud Messaging: userInfo {gcm.message_id, gcm.app_link, google.c.a.*}",
+                  "reads": [
+                    "notification"
+                  ],
+                  "values": {
+                    "link": {
+                      "path": "['gcm.app_link']",
+                      "as": "url"
+                    }
+                  },
+                  "recognize": {
+                    "all": [
+                      {
+                        "any": [
+                          {
+                            "anyKeyHasPrefix": {
+                              "prefix": "gcm."
+                            }
+                          },
+                          {
+                            "anyKeyHasPrefix": {
+                              "prefix": "google.c."
+                            }
+                          }
+                        ]
+                      },
+                      {
+                        "not": {
+                          "any": [
+                            {
+                              "exists": "dashx"
+                            },
+                            {
+                              "anyKeyHasPrefix": {
+                                "prefix": "adb_"
+                              }
+                            },
+                            {
+                              "exists": "_xdm"
+                            },
+                            {
+                              "exists": "_mId"
+                            },
+                            {
+                              "exists": "_dId"
+                            },
+                            {
+                              "isObject": "data.message"
+                            },
+                            {
+                              "exists": "itbl"
+                            },
+                            {
+                              "anyKeyHasPrefix": {
+                                "prefix": "wzrk_"
+                              }
+                            },
+                            {
+                              "anyKeyHasPrefix": {
+                                "prefix": "W$"
+                              }
+                            },
+                            {
+                              "exists": "CIO"
+                            },
+                            {
+                              "exists": "CIO-Delivery-ID"
+                            },
+                            {
+                              "exists": "ab"
+                            },
+                            {
+                              "exists": "custom.i"
+                            },
+                            {
+                              "exists": "os_data"
+                            },
+                            {
+                              "exists": "_"
+                            },
+                            {
+                              "exists": "_k"
+                            },
+                            {
+                              "exists": "body._k"
+                            },
+                            {
+                              "exists": "pw_msg"
+                            }
+                          ]
+                        }
+                      }
+                    ]
+                  },
+                  "destination": [
+                    {
+                      "when": {
+                        "equals": {
+                          "path": "@action",
+                          "to": "com.apple.UNNotificationDismissActionIdentifier"
+                        }
+                      },
+                      "none": true
+                    },
+                    {
+                      "url": {
+                        "firstPresent": [
+                          "['gcm.app_link']"
+                        ],
+                        "as": "url",
+                        "trimmedWarning": {
+                          "code": "urlTrimmed",
+                          "message": "gcm.app_link {['gcm.app_link']|quoted} has whitespace around it; TapRoute trims it, but FCM's iOS SDK reads it untrimmed with NSURL URLWithString:, which gives no URL (before iOS 17) or one without a scheme, so the app would not receive it"
+                        }
+                      },
+                      "problems": {
+                        "empty": {
+                          "code": "missingURL",
+                          "message": "gcm.app_link is empty: FCM's iOS SDK hands no link to the app"
+                        },
+                        "wrongType": {
+                          "code": "invalidURL",
+                          "message": "gcm.app_link is {@value|type}, not a string: FCM's iOS SDK hands no link to the app"
+                        }
+                      }
+                    },
+                    {
+                      "url": {
+                        "path": "['gcm.n.link']",
+                        "as": "url"
+                      },
+                      "warn": {
+                        "code": "androidDiffers",
+                        "message": "gcm.n.link {['gcm.n.link']|quoted} is the Android link (NotificationParams.getLink opens it with ACTION_VIEW); FCM's iOS SDK reads only gcm.app_link and would open nothing: TapRoute keeps the link and leaves opening it to the app"
+                      }
+                    },
+                    "app"
+                  ],
+                  "behavior": {
+                    "opensURL": false
+                  },
+                  "warnings": [
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "exists": "@link"
+                          },
+                          {
+                            "not": {
+                              "hasScheme": {
+                                "path": "@link",
+                                "schemes": [
+                                  "http",
+                                  "https"
+                                ]
+                              }
+                            }
+                          },
+                          {
+                            "not": {
+                              "equals": {
+                                "path": "@action",
+                                "to": "com.apple.UNNotificationDismissActionIdentifier"
+                              }
+                            }
+                          }
+                        ]
+                      },
+                      "code": "iOSWouldDrop",
+                      "message": "gcm.app_link {['gcm.app_link']|quoted} is not an http(s) link: FCM's iOS SDK hands it to application(_:continue:restorationHandler:) as an NSUserActivity webpageURL, which accepts only http and https (setting another scheme raises NSInvalidArgumentException), so the app never receives it; TapRoute keeps the link"
+                    },
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "nonEmpty": "['gcm.app_link']"
+                          },
+                          {
+                            "equals": {
+                              "path": "@action",
+                              "to": "com.apple.UNNotificationDismissActionIdentifier"
+                            }
+                          }
+                        ]
+                      },
+                      "code": "linkOnDismiss",
+                      "message": "the notification was dismissed, but FCM's swizzled didReceive handler passes gcm.app_link {['gcm.app_link']|quoted} to application(_:continue:restorationHandler:) for a dismiss too; the destination is none"
+                    },
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "exists": "@action"
+                          },
+                          {
+                            "not": {
+                              "oneOf": {
+                                "path": "@action",
+                                "values": [
+                                  "com.apple.UNNotificationDefaultActionIdentifier",
+                                  "com.apple.UNNotificationDismissActionIdentifier"
+                                ]
+                              }
+                            }
+                          },
+                          {
+                            "nonEmpty": "['gcm.app_link']"
+                          }
+                        ]
+                      },
+                      "code": "appDefinedAction",
+                      "message": "button {@action|quoted} is an action of the app's own notification category (aps.category {aps.category|quoted}): FCM gives buttons no destination of their own and hands gcm.app_link to the app for any action, so the destination is the message's link"
+                    },
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "nonEmpty": "['gcm.n.link_android']"
+                          },
+                          {
+                            "not": {
+                              "nonEmpty": "['gcm.app_link']"
+                            }
+                          },
+                          {
+                            "not": {
+                              "nonEmpty": "['gcm.n.link']"
+                            }
+                          }
+                        ]
+                      },
+                      "code": "androidDiffers",
+                      "message": "Android opens gcm.n.link_android {['gcm.n.link_android']|quoted} in the app (ACTION_VIEW); FCM's iOS SDK reads only gcm.app_link, so on iOS the app is opened"
+                    },
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "exists": "['google.c.a.e']"
+                          },
+                          {
+                            "not": {
+                              "equals": {
+                                "path": "['google.c.a.e']",
+                                "to": "1"
+                              }
+                            }
+                          },
+                          {
+                            "isTrue": "['google.c.a.e']"
+                          }
+                        ]
+                      },
+                      "code": "analyticsNotLogged",
+                      "message": "google.c.a.e is {['google.c.a.e']|quoted} ({['google.c.a.e']|type}): FCM's iOS SDK logs the open to Analytics only for the string \"1\" (canLogNotification:), so this tap is not reported"
+                    }
+                  ],
+                  "messageId": {
+                    "path": "['gcm.message_id']",
+                    "as": "text"
+                  },
+                  "tracking": {
+                    "google.c.a.e": "['google.c.a.e']",
+                    "google.c.a.c_id": "['google.c.a.c_id']",
+                    "google.c.a.c_l": "['google.c.a.c_l']",
+                    "google.c.a.m_l": "['google.c.a.m_l']",
+                    "google.c.a.ts": "['google.c.a.ts']",
+                    "google.c.a.udt": "['google.c.a.udt']",
+                    "google.c.a.tc": "['google.c.a.tc']",
+                    "from": "from"
+                  },
+                  "payload": {
+                    "without": [
+                      "aps",
+                      "fcm_options",
+                      "from",
+                      "gcms"
+                    ],
+                    "withoutPrefixes": [
+                      "gcm.",
+                      "google."
+                    ]
+                  }
+                }
+                """#
+        ),
+        EmbeddedDefinition(
+            path: "adapters/Iterable/iterable.yaml",
+            json: #"""
+                {
+                  "id": "iterable",
+                  "summary": "Iterable: userInfo.itbl {defaultAction {type, data}, actionButtons[identifier], messageId, campaignId, templateId}, legacy root url",
+                  "reads": [
+                    "notification"
+                  ],
+                  "values": {
+                    "buttonURL": {
+                      "path": "itbl.actionButtons[identifier=@action].action.data",
+                      "as": "url"
+                    },
+                    "defaultURL": {
+                      "path": "itbl.defaultAction.data",
+                      "as": "url"
+                    }
+                  },
+                  "recognize": {
+                    "isObject": "itbl"
+                  },
+                  "reject": [
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "equals": {
+                              "path": "itbl.isGhostPush",
+                              "to": true
+                            }
+                          },
+                          {
+                            "oneOf": {
+                              "path": "notificationType",
+                              "values": [
+                                "InAppUpdate",
+                                "InAppRemove",
+                                "UpdateEmbedded"
+                              ]
+                            }
+                          }
+                        ]
+                      },
+                      "error": "notAnInteraction",
+                      "at": "notificationType",
+                      "message": "an Iterable ghost push of type {notificationType|quoted} is a silent in-app/embedded update, not a user interaction"
+                    }
+                  ],
+                  "buttons": {
+                    "from": "itbl.actionButtons",
+                    "id": "identifier",
+                    "label": "title",
+                    "destination": [
+                      {
+                        "when": {
+                          "equals": {
+                            "path": "action.type",
+                            "to": "openUrl"
+                          }
+                        },
+                        "url": {
+                          "firstPresent": [
+                            "action.data"
+                          ],
+                          "as": "url",
+                          "trimmedWarning": {
+                            "code": "urlTrimmed",
+                            "message": "button {@key|quoted}: action.data has whitespace around it; TapRoute trims it, but Iterable's iOS SDK reads it untrimmed with URL(string:), which gives nil before iOS 17 (nothing opens) and percent-encodes the whitespace into the link after"
+                          }
+                        },
+                        "ifAbsent": "app",
+                        "problems": {
+                          "missing": {
+                            "code": "missingURL",
+                            "message": "button {identifier|quoted}: an openUrl action without data opens nothing in Iterable's iOS SDK; the app is opened"
+                          },
+                          "empty": {
+                            "code": "missingURL",
+                            "message": "button {identifier|quoted}: action.data is empty, so Iterable's iOS SDK opens nothing; the app is opened"
+                          },
+                          "wrongType": {
+                            "code": "invalidURL",
+                            "message": "button {identifier|quoted}: action.data is {@value|type}, not a string, so Iterable's iOS SDK opens nothing; the app is opened"
+                          }
+                        }
+                      },
+                      {
+                        "when": {
+                          "all": [
+                            {
+                              "isString": "action.type"
+                            },
+                            {
+                              "nonEmpty": "action.type"
+                            }
+                          ]
+                        },
+                        "clickAction": "action.type"
+                      },
+                      {
+                        "when": {
+                          "any": [
+                            {
+                              "equals": {
+                                "path": "openApp",
+                                "to": false
+                              }
+                            },
+                            {
+                              "equals": {
+                                "path": "openApp",
+                                "to": 0
+                              }
+                            }
+                          ]
+                        },
+                        "none": true
+                      },
+                      "app"
+                    ]
+                  },
+                  "destination": [
+                    {
+                      "when": {
+                        "equals": {
+                          "path": "@action",
+                          "to": "com.apple.UNNotificationDismissActionIdentifier"
+                        }
+                      },
+                      "none": true
+                    },
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "exists": "@action"
+                          },
+                          {
+                            "not": {
+                              "equals": {
+                                "path": "@action",
+                                "to": "com.apple.UNNotificationDefaultActionIdentifier"
+                              }
+                            }
+                          },
+                          {
+                            "not": {
+                              "exists": "itbl.actionButtons[identifier=@action]"
+                            }
+                          }
+                        ]
+                      },
+                      "app": true,
+                      "warn": {
+                        "code": "unknownButton",
+                        "message": "action {@action|quoted} matches no itbl.actionButtons identifier: Iterable's iOS SDK runs no action for it; the app is opened"
+                      }
+                    },
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "exists": "@action"
+                          },
+                          {
+                            "not": {
+                              "equals": {
+                                "path": "@action",
+                                "to": "com.apple.UNNotificationDefaultActionIdentifier"
+                              }
+                            }
+                          },
+                          {
+                            "hasScheme": {
+                              "path": "@buttonURL",
+                              "schemes": [
+                                "https"
+                              ]
+                            }
+                          }
+                        ]
+                      },
+                      "button": true,
+                      "behavior": {
+                        "opensURL": true
+                      }
+                    },
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "exists": "@action"
+                          },
+                          {
+                            "not": {
+                              "equals": {
+                                "path": "@action",
+                                "to": "com.apple.UNNotificationDefaultActionIdentifier"
+                              }
+                            }
+                          }
+                        ]
+                      },
+                      "button": true
+                    },
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "isObject": "itbl.defaultAction"
+                          },
+                          {
+                            "equals": {
+                              "path": "itbl.defaultAction.type",
+                              "to": "openUrl"
+                            }
+                          },
+                          {
+                            "hasScheme": {
+                              "path": "@defaultURL",
+                              "schemes": [
+                                "https"
+                              ]
+                            }
+                          }
+                        ]
+                      },
+                      "url": {
+                        "path": "itbl.defaultAction.data",
+                        "as": "url",
+                        "trimmedWarning": {
+                          "code": "urlTrimmed",
+                          "message": "itbl.defaultAction.data has whitespace around it; TapRoute trims it, but Iterable's iOS SDK reads it untrimmed with URL(string:), which gives nil before iOS 17 (nothing opens) and percent-encodes the whitespace into the link after"
+                        }
+                      },
+                      "behavior": {
+                        "opensURL": true
+                      }
+                    },
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "isObject": "itbl.defaultAction"
+                          },
+                          {
+                            "equals": {
+                              "path": "itbl.defaultAction.type",
+                              "to": "openUrl"
+                            }
+                          }
+                        ]
+                      },
+                      "url": {
+                        "firstPresent": [
+                          "itbl.defaultAction.data"
+                        ],
+                        "as": "url",
+                        "trimmedWarning": {
+                          "code": "urlTrimmed",
+                          "message": "itbl.defaultAction.data has whitespace around it; TapRoute trims it, but Iterable's iOS SDK reads it untrimmed with URL(string:), which gives nil before iOS 17 (nothing opens) and percent-encodes the whitespace into the link after"
+                        }
+                      },
+                      "ifAbsent": "app",
+                      "problems": {
+                        "missing": {
+                          "code": "missingURL",
+                          "message": "itbl.defaultAction is an openUrl action without data: Iterable's iOS SDK opens nothing; the app is opened"
+                        },
+                        "empty": {
+                          "code": "missingURL",
+                          "message": "itbl.defaultAction.data is empty: Iterable's iOS SDK opens nothing; the app is opened"
+                        },
+                        "wrongType": {
+                          "code": "invalidURL",
+                          "message": "itbl.defaultAction.data is {@value|type}, not a string: Iterable's iOS SDK opens nothing; the app is opened"
+                        }
+                      }
+                    },
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "isObject": "itbl.defaultAction"
+                          },
+                          {
+                            "isString": "itbl.defaultAction.type"
+                          },
+                          {
+                            "nonEmpty": "itbl.defaultAction.type"
+                          }
+                        ]
+                      },
+                      "clickAction": "itbl.defaultAction.type"
+                    },
+                    {
+                      "when": {
+                        "isObject": "itbl.defaultAction"
+                      },
+                      "app": true
+                    },
+                    {
+                      "when": {
+                        "hasScheme": {
+                          "path": "url",
+                          "schemes": [
+                            "https"
+                          ]
+                        }
+                      },
+                      "url": {
+                        "path": "url",
+                        "as": "url"
+                      },
+                      "behavior": {
+                        "opensURL": true
+                      }
+                    },
+                    {
+                      "url": {
+                        "path": "url",
+                        "as": "url"
+                      }
+                    },
+                    "app"
+                  ],
+                  "behavior": {
+                    "opensURL": false
+                  },
+                  "warnings": [
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "not": {
+                              "equals": {
+                                "path": "@action",
+                                "to": "com.apple.UNNotificationDismissActionIdentifier"
+                              }
+                            }
+                          },
+                          {
+                            "any": [
+                              {
+                                "not": {
+                                  "isBool": "itbl.isGhostPush"
+                                }
+                              },
+                              {
+                                "not": {
+                                  "isNumber": "itbl.templateId"
+                                }
+                              },
+                              {
+                                "not": {
+                                  "isString": "itbl.messageId"
+                                }
+                              },
+                              {
+                                "all": [
+                                  {
+                                    "exists": "itbl.campaignId"
+                                  },
+                                  {
+                                    "not": {
+                                      "isNumber": "itbl.campaignId"
+                                    }
+                                  }
+                                ]
+                              }
+                            ]
+                          }
+                        ]
+                      },
+                      "code": "untrackedInteraction",
+                      "message": "itbl is not complete Iterable metadata (isGhostPush {itbl.isGhostPush|type}, templateId {itbl.templateId|type}, messageId {itbl.messageId|type}, campaignId {itbl.campaignId|type}; the iOS SDK needs a Boolean, a number, a string and a number or nothing): Iterable's iOS SDK runs the action but does not track the open"
+                    },
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "not": {
+                              "equals": {
+                                "path": "@action",
+                                "to": "com.apple.UNNotificationDismissActionIdentifier"
+                              }
+                            }
+                          },
+                          {
+                            "equals": {
+                              "path": "itbl.isGhostPush",
+                              "to": true
+                            }
+                          }
+                        ]
+                      },
+                      "code": "untrackedInteraction",
+                      "message": "itbl.isGhostPush is true: Iterable's SDK does not track the open of a ghost push"
+                    },
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "not": {
+                              "equals": {
+                                "path": "@action",
+                                "to": "com.apple.UNNotificationDismissActionIdentifier"
+                              }
+                            }
+                          },
+                          {
+                            "equals": {
+                              "path": "itbl.isGhostPush",
+                              "to": false
+                            }
+                          },
+                          {
+                            "isNumber": "itbl.templateId"
+                          },
+                          {
+                            "isString": "itbl.messageId"
+                          },
+                          {
+                            "equals": {
+                              "path": "itbl.campaignId",
+                              "to": 0
+                            }
+                          }
+                        ]
+                      },
+                      "code": "untrackedInteraction",
+                      "message": "itbl.campaignId is 0: a proof or test push (IterablePushNotificationMetadata.isProof, isTestPush), whose open Iterable's SDK does not track"
+                    },
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "not": {
+                              "equals": {
+                                "path": "@action",
+                                "to": "com.apple.UNNotificationDismissActionIdentifier"
+                              }
+                            }
+                          },
+                          {
+                            "equals": {
+                              "path": "itbl.isGhostPush",
+                              "to": false
+                            }
+                          },
+                          {
+                            "isNumber": "itbl.templateId"
+                          },
+                          {
+                            "isString": "itbl.messageId"
+                          },
+                          {
+                            "not": {
+                              "exists": "itbl.campaignId"
+                            }
+                          }
+                        ]
+                      },
+                      "code": "untrackedInteraction",
+                      "message": "itbl has no campaignId: a proof or test push (IterablePushNotificationMetadata.isProof, isTestPush), whose open Iterable's SDK does not track"
+                    },
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "exists": "itbl.actionButtons"
+                          },
+                          {
+                            "not": {
+                              "isArray": "itbl.actionButtons"
+                            }
+                          }
+                        ]
+                      },
+                      "code": "invalidActionButtons",
+                      "message": "itbl.actionButtons is {itbl.actionButtons|type}, not a list: Iterable's iOS SDK (findButtonActionConfig, NotificationContentParser) reads only a list of dictionaries, so it shows none of these buttons and runs none of their actions"
+                    },
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "exists": "@action"
+                          },
+                          {
+                            "not": {
+                              "oneOf": {
+                                "path": "@action",
+                                "values": [
+                                  "com.apple.UNNotificationDefaultActionIdentifier",
+                                  "com.apple.UNNotificationDismissActionIdentifier"
+                                ]
+                              }
+                            }
+                          },
+                          {
+                            "isString": "itbl.actionButtons[identifier=@action].openApp"
+                          }
+                        ]
+                      },
+                      "code": "androidDiffers",
+                      "message": "button {@action|quoted}: openApp is the string {itbl.actionButtons[identifier=@action].openApp|quoted}: Iterable's iOS SDK reads only a Boolean and opens the app, Android's JSONObject.optBoolean reads the string"
+                    },
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "exists": "@action"
+                          },
+                          {
+                            "not": {
+                              "oneOf": {
+                                "path": "@action",
+                                "values": [
+                                  "com.apple.UNNotificationDefaultActionIdentifier",
+                                  "com.apple.UNNotificationDismissActionIdentifier"
+                                ]
+                              }
+                            }
+                          },
+                          {
+                            "equals": {
+                              "path": "itbl.actionButtons[identifier=@action].action.type",
+                              "to": "openUrl"
+                            }
+                          },
+                          {
+                            "exists": "@buttonURL"
+                          },
+                          {
+                            "not": {
+                              "hasScheme": {
+                                "path": "@buttonURL",
+                                "schemes": [
+                                  "https"
+                                ]
+                              }
+                            }
+                          }
+                        ]
+                      },
+                      "code": "androidDiffers",
+                      "message": "{@buttonURL|quoted} is not https: Iterable's iOS SDK offers it to the app's IterableURLDelegate and opens nothing itself; Android's SDK drops it before asking the app's IterableUrlHandler unless allowedProtocols lists its scheme"
+                    },
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "not": {
+                              "exists": "@action"
+                            }
+                          },
+                          {
+                            "isObject": "itbl.defaultAction"
+                          },
+                          {
+                            "equals": {
+                              "path": "itbl.defaultAction.type",
+                              "to": "openUrl"
+                            }
+                          },
+                          {
+                            "exists": "@defaultURL"
+                          },
+                          {
+                            "not": {
+                              "hasScheme": {
+                                "path": "@defaultURL",
+                                "schemes": [
+                                  "https"
+                                ]
+                              }
+                            }
+                          }
+                        ]
+                      },
+                      "code": "androidDiffers",
+                      "message": "{@defaultURL|quoted} is not https: Iterable's iOS SDK offers it to the app's IterableURLDelegate and opens nothing itself; Android's SDK drops it before asking the app's IterableUrlHandler unless allowedProtocols lists its scheme"
+                    },
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "equals": {
+                              "path": "@action",
+                              "to": "com.apple.UNNotificationDefaultActionIdentifier"
+                            }
+                          },
+                          {
+                            "isObject": "itbl.defaultAction"
+                          },
+                          {
+                            "equals": {
+                              "path": "itbl.defaultAction.type",
+                              "to": "openUrl"
+                            }
+                          },
+                          {
+                            "exists": "@defaultURL"
+                          },
+                          {
+                            "not": {
+                              "hasScheme": {
+                                "path": "@defaultURL",
+                                "schemes": [
+                                  "https"
+                                ]
+                              }
+                            }
+                          }
+                        ]
+                      },
+                      "code": "androidDiffers",
+                      "message": "{@defaultURL|quoted} is not https: Iterable's iOS SDK offers it to the app's IterableURLDelegate and opens nothing itself; Android's SDK drops it before asking the app's IterableUrlHandler unless allowedProtocols lists its scheme"
+                    }
+                  ],
+                  "messageId": "itbl.messageId",
+                  "tracking": {
+                    "campaignId": "itbl.campaignId",
+                    "templateId": "itbl.templateId",
+                    "messageId": "itbl.messageId"
+                  },
+                  "payload": {
+                    "without": [
+                      "aps",
+                      "itbl",
+                      "url"
+                    ]
+                  }
+                }
+                """#
+        ),
+        EmbeddedDefinition(
+            path: "adapters/Klaviyo/klaviyo.yaml",
+            json: #"""
+                {
+                  "id": "klaviyo",
+                  "summary": "Klaviyo push: userInfo {body {_k, action_buttons [{id, label, action open_app|deep_link, url}]}, url}",
+                  "reads": [
+                    "notification"
+                  ],
+                  "recognize": {
+                    "all": [
+                      {
+                        "isObject": "body"
+                      },
+                      {
+                        "any": [
+                          {
+                            "exists": "body._k"
+                          },
+                          {
+                            "isNull": "body._k"
+                          }
+                        ]
+                      }
+                    ]
+                  },
+                  "buttons": {
+                    "from": "body.action_buttons",
+                    "id": "id",
+                    "label": "label",
+                    "destination": [
+                      {
+                        "when": {
+                          "not": {
+                            "isString": "label"
+                          }
+                        },
+                        "app": true,
+                        "warn": {
+                          "code": "invalidActionButtons",
+                          "message": "action button {id|quoted} has no label string; Klaviyo's SDKs do not offer it"
+                        }
+                      },
+                      {
+                        "when": {
+                          "equals": {
+                            "path": "action",
+                            "to": "deep_link"
+                          }
+                        },
+                        "url": {
+                          "firstPresent": [
+                            "url"
+                          ],
+                          "as": "url",
+                          "trimmedWarning": {
+                            "code": "urlTrimmed",
+                            "message": "action button {id|quoted} url has whitespace around it; Klaviyo's iOS SDK passes it to URL(string:) untrimmed, so the trimmed link is used"
+                          }
+                        },
+                        "ifAbsent": "app",
+                        "problems": {
+                          "missing": {
+                            "code": "missingURL",
+                            "message": "deep_link action button {id|quoted} has no url; Klaviyo's SDKs do not offer it"
+                          },
+                          "empty": {
+                            "code": "missingURL",
+                            "message": "deep_link action button {id|quoted} has an empty url; Klaviyo's SDKs do not offer it"
+                          },
+                          "wrongType": {
+                            "code": "invalidURL",
+                            "message": "deep_link action button {id|quoted} url is {@value|type}, not a string; Klaviyo's SDKs do not offer it"
+                          }
+                        }
+                      },
+                      {
+                        "when": {
+                          "all": [
+                            {
+                              "equals": {
+                                "path": "action",
+                                "to": "open_app"
+                              }
+                            },
+                            {
+                              "exists": "url"
+                            }
+                          ]
+                        },
+                        "app": true,
+                        "warn": {
+                          "code": "androidDiffers",
+                          "message": "open_app action button {id|quoted} has a url; Klaviyo's iOS SDK does not offer it, Android offers it and opens the app without the url"
+                        }
+                      },
+                      {
+                        "when": {
+                          "equals": {
+                            "path": "action",
+                            "to": "open_app"
+                          }
+                        },
+                        "app": true
+                      },
+                      {
+                        "when": {
+                          "not": {
+                            "exists": "action"
+                          }
+                        },
+                        "app": true,
+                        "warn": {
+                          "code": "androidDiffers",
+                          "message": "action button {id|quoted} has no action; Klaviyo's iOS SDK does not offer it, Android offers it as open_app"
+                        }
+                      },
+                      {
+                        "app": true,
+                        "warn": {
+                          "code": "invalidActionButtons",
+                          "message": "action button {id|quoted} has action {action|quoted}, not open_app or deep_link; Klaviyo's SDKs do not offer it"
+                        }
+                      }
+                    ]
+                  },
+                  "destination": [
+                    {
+                      "when": {
+                        "equals": {
+                          "path": "@action",
+                          "to": "com.apple.UNNotificationDismissActionIdentifier"
+                        }
+                      },
+                      "none": true
+                    },
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "exists": "@action"
+                          },
+                          {
+                            "not": {
+                              "equals": {
+                                "path": "@action",
+                                "to": "com.apple.UNNotificationDefaultActionIdentifier"
+                              }
+                            }
+                          },
+                          {
+                            "isString": "body.action_buttons"
+                          }
+                        ]
+                      },
+                      "button": true,
+                      "behavior": {
+                        "opensURL": false
+                      }
+                    },
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "exists": "@action"
+                          },
+                          {
+                            "not": {
+                              "equals": {
+                                "path": "@action",
+                                "to": "com.apple.UNNotificationDefaultActionIdentifier"
+                              }
+                            }
+                          }
+                        ]
+                      },
+                      "button": true
+                    },
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "exists": "@action"
+                          },
+                          {
+                            "not": {
+                              "equals": {
+                                "path": "@action",
+                                "to": "com.apple.UNNotificationDefaultActionIdentifier"
+                              }
+                            }
+                          }
+                        ]
+                      },
+                      "app": true,
+                      "warn": {
+                        "code": "unknownButton",
+                        "message": "button {@action|quoted} is not in body.action_buttons; Klaviyo's iOS SDK opens nothing for it (not even the notification's url)"
+                      }
+                    },
+                    {
+                      "url": {
+                        "firstPresent": [
+                          "url"
+                        ],
+                        "as": "url",
+                        "trimmedWarning": {
+                          "code": "urlTrimmed",
+                          "message": "url has whitespace around it; Klaviyo's iOS SDK passes it to URL(string:) untrimmed, so the trimmed link is used"
+                        }
+                      },
+                      "problems": {
+                        "wrongType": {
+                          "code": "invalidURL",
+                          "message": "url is {@value|type}, not a string; Klaviyo's iOS SDK opens no link"
+                        }
+                      }
+                    },
+                    {
+                      "url": {
+                        "path": "body.url",
+                        "as": "url"
+                      },
+                      "warn": {
+                        "code": "iOSWouldDrop",
+                        "message": "the link is in body.url {body.url|quoted}; Klaviyo's iOS SDK reads only the root url and would open nothing, so the link is left to the app"
+                      },
+                      "behavior": {
+                        "opensURL": false
+                      }
+                    }
+                  ],
+                  "behavior": {
+                    "opensURL": true
+                  },
+                  "tracking": {
+                    "_k": "body._k"
+                  },
+                  "payload": {
+                    "without": [
+                      "aps",
+                      "body",
+                      "url"
+                    ]
+                  },
+                  "warnings": [
+                    {
+                      "when": {
+                        "isString": "body.action_buttons"
+                      },
+                      "code": "iOSWouldDrop",
+                      "message": "body.action_buttons is a JSON string; Klaviyo's iOS SDK reads only an array (Android's data message carries it as a string), so iOS offers no buttons and opens no button link; the buttons are kept and the link is left to the app"
+                    }
+                  ]
+                }
+                """#
+        ),
+        EmbeddedDefinition(
+            path: "adapters/OneSignal/onesignal.yaml",
+            json: #"""
+                {
+                  "id": "onesignal",
+                  "summary": "OneSignal push: userInfo custom {i, u, a} (or os_data {i, u}) and os_data.buttons [{i, n}]; the SDK opens the launch URL u itself",
+                  "reads": [
+                    "notification"
+                  ],
+                  "recognize": {
+                    "any": [
+                      {
+                        "exists": "custom.i"
+                      },
+                      {
+                        "isNull": "custom.i"
+                      },
+                      {
+                        "exists": "os_data.i"
+                      },
+                      {
+                        "isNull": "os_data.i"
+                      }
+                    ]
+                  },
+                  "buttons": {
+                    "from": "os_data.buttons",
+                    "id": [
+                      "i",
+                      "n"
+                    ],
+                    "label": "n",
+                    "destination": [
+                      {
+                        "when": {
+                          "isObject": "$.os_data"
+                        },
+                        "url": {
+                          "path": "$.os_data.u",
+                          "as": "url"
+                        }
+                      },
+                      {
+                        "url": {
+                          "path": "$.custom.u",
+                          "as": "url"
+                        }
+                      },
+                      "app"
+                    ]
+                  },
+                  "destination": [
+                    {
+                      "when": {
+                        "equals": {
+                          "path": "@action",
+                          "to": "com.apple.UNNotificationDismissActionIdentifier"
+                        }
+                      },
+                      "none": true
+                    },
+                    {
+                      "when": {
+                        "isObject": "os_data"
+                      },
+                      "url": {
+                        "firstPresent": [
+                          "os_data.u"
+                        ],
+                        "as": "url"
+                      },
+                      "problems": {
+                        "wrongType": {
+                          "code": "invalidURL",
+                          "message": "os_data.u is {@value|type}, not a string; OneSignal's SDK opens no URL and the app is opened"
+                        }
+                      }
+                    },
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "isObject": "os_data"
+                          },
+                          {
+                            "nonEmpty": "custom.u"
+                          }
+                        ]
+                      },
+                      "url": {
+                        "path": "custom.u",
+                        "as": "url"
+                      },
+                      "warn": {
+                        "code": "launchURLIgnored",
+                        "message": "custom.u {custom.u|quoted} is ignored by OneSignal's iOS SDK because os_data is a dictionary (the os_data layout reads os_data.u only); the URL is kept for the app, which has to open it itself"
+                      },
+                      "behavior": {
+                        "opensURL": false
+                      }
+                    },
+                    {
+                      "when": {
+                        "not": {
+                          "isObject": "os_data"
+                        }
+                      },
+                      "url": {
+                        "firstPresent": [
+                          "custom.u"
+                        ],
+                        "as": "url"
+                      },
+                      "problems": {
+                        "wrongType": {
+                          "code": "invalidURL",
+                          "message": "custom.u is {@value|type}, not a string; OneSignal's SDK opens no URL and the app is opened"
+                        }
+                      }
+                    },
+                    "app"
+                  ],
+                  "behavior": {
+                    "opensURL": true
+                  },
+                  "warnings": [
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "isObject": "os_data.buttons"
+                          },
+                          {
+                            "exists": "os_data.buttons.o"
+                          }
+                        ]
+                      },
+                      "code": "buttonsNotListed",
+                      "message": "os_data.buttons is the pre-2.4 object form {{m, o}}; its buttons (os_data.buttons.o) are not listed, only the tapped button's id is reported"
+                    }
+                  ],
+                  "messageId": [
+                    "os_data.i",
+                    "custom.i"
+                  ],
+                  "payload": {
+                    "from": "custom.a",
+                    "text": {
+                      "keepAs": "value",
+                      "warn": {
+                        "code": "payloadNotObject",
+                        "message": "custom.a is a string, not a dictionary; OneSignal's iOS SDK hands it to the app as additionalData as it is; it is kept as {{\"value\": …}}"
+                      }
+                    },
+                    "broken": {
+                      "keepAs": "value",
+                      "warn": {
+                        "code": "payloadNotJSON",
+                        "message": "custom.a starts like a JSON object but does not parse; it is kept as {{\"value\": …}}"
+                      }
+                    },
+                    "tooDeep": {
+                      "keepAs": "value",
+                      "warn": {
+                        "code": "payloadNotJSON",
+                        "message": "custom.a is a JSON string that {@clause}; it is kept as {{\"value\": …}}"
+                      }
+                    },
+                    "wrongType": {
+                      "warn": {
+                        "code": "payloadNotObject",
+                        "message": "custom.a is {@value|type}, not a dictionary; no custom data is read"
+                      }
+                    }
+                  },
+                  "tracking": {
+                    "templateId": {
+                      "first": [
+                        "os_data.ti",
+                        "custom.ti"
+                      ]
+                    },
+                    "templateName": {
+                      "first": [
+                        "os_data.tn",
+                        "custom.tn"
+                      ]
+                    }
+                  }
+                }
+                """#
+        ),
+        EmbeddedDefinition(
+            path: "adapters/Pushwoosh/pushwoosh.yaml",
+            json: #"""
+                {
+                  "id": "pushwoosh",
+                  "summary": "Pushwoosh push: userInfo {pw_msg, p (hash), l (link), u (custom data, a JSON string), h / r / rm (rich pages)}",
+                  "reads": [
+                    "notification"
+                  ],
+                  "recognize": {
+                    "any": [
+                      {
+                        "all": [
+                          {
+                            "origin": "remote"
+                          },
+                          {
+                            "any": [
+                              {
+                                "exists": "pw_msg"
+                              },
+                              {
+                                "isNull": "pw_msg"
+                              }
+                            ]
+                          }
+                        ]
+                      },
+                      {
+                        "any": [
+                          {
+                            "exists": "pw_push"
+                          },
+                          {
+                            "isNull": "pw_push"
+                          }
+                        ]
+                      }
+                    ]
+                  },
+                  "reject": [
+                    {
+                      "when": {
+                        "oneOf": {
+                          "path": "pw_system_push",
+                          "values": [
+                            1,
+                            "1",
+                            true
+                          ]
+                        }
+                      },
+                      "error": "notAnInteraction",
+                      "at": "pw_system_push",
+                      "message": "a Pushwoosh system push (pw_system_push 1) carries an SDK command, not a message for the user"
+                    }
+                  ],
+                  "trigger": [
+                    {
+                      "when": {
+                        "exists": "@action"
+                      },
+                      "action": true
+                    },
+                    {
+                      "when": {
+                        "equals": {
+                          "path": "actionIdentifier",
+                          "to": "com.apple.UNNotificationDismissActionIdentifier"
+                        }
+                      },
+                      "dismiss": true
+                    },
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "nonEmpty": "actionIdentifier"
+                          },
+                          {
+                            "not": {
+                              "equals": {
+                                "path": "actionIdentifier",
+                                "to": "com.apple.UNNotificationDefaultActionIdentifier"
+                              }
+                            }
+                          }
+                        ]
+                      },
+                      "button": {
+                        "id": "actionIdentifier"
+                      }
+                    },
+                    "tap"
+                  ],
+                  "destination": [
+                    {
+                      "when": {
+                        "any": [
+                          {
+                            "equals": {
+                              "path": "@action",
+                              "to": "com.apple.UNNotificationDismissActionIdentifier"
+                            }
+                          },
+                          {
+                            "all": [
+                              {
+                                "not": {
+                                  "exists": "@action"
+                                }
+                              },
+                              {
+                                "equals": {
+                                  "path": "actionIdentifier",
+                                  "to": "com.apple.UNNotificationDismissActionIdentifier"
+                                }
+                              }
+                            ]
+                          }
+                        ]
+                      },
+                      "none": true
+                    },
+                    {
+                      "url": {
+                        "firstPresent": [
+                          "l"
+                        ],
+                        "as": "url",
+                        "trimmedWarning": {
+                          "code": "urlTrimmed",
+                          "message": "l has whitespace around it; Pushwoosh's iOS SDK passes it to NSURL URLWithString: untrimmed, so the trimmed link is used"
+                        }
+                      },
+                      "problems": {
+                        "wrongType": {
+                          "code": "invalidURL",
+                          "message": "l is {@value|type}, not a string; Pushwoosh's iOS SDK cannot open it, so the app is opened"
+                        }
+                      }
+                    },
+                    {
+                      "when": {
+                        "exists": "h"
+                      },
+                      "app": true,
+                      "warn": {
+                        "code": "vendorRichContent",
+                        "message": "h {h|quoted} is a Pushwoosh HTML page; Pushwoosh's iOS SDK shows https://go.pushwoosh.com/content/{h} in its own web view"
+                      }
+                    },
+                    {
+                      "inAppBrowser": {
+                        "path": "r",
+                        "as": "url",
+                        "trimmedWarning": {
+                          "code": "urlTrimmed",
+                          "message": "r has whitespace around it; the trimmed page URL is used"
+                        }
+                      }
+                    },
+                    {
+                      "when": {
+                        "exists": "rm"
+                      },
+                      "app": true,
+                      "warn": {
+                        "code": "vendorRichContent",
+                        "message": "rm is Pushwoosh rich media; Pushwoosh's iOS SDK downloads and shows it itself"
+                      }
+                    }
+                  ],
+                  "behavior": {
+                    "opensURL": true
+                  },
+                  "messageId": {
+                    "path": "p",
+                    "as": "text"
+                  },
+                  "tracking": {
+                    "hash": {
+                      "path": "p",
+                      "as": "text"
+                    }
+                  },
+                  "payload": {
+                    "from": "u",
+                    "text": {
+                      "keepAs": "value"
+                    },
+                    "broken": {
+                      "keepAs": "value",
+                      "warn": {
+                        "code": "payloadNotJSON",
+                        "message": "u starts like a JSON object but does not parse; Pushwoosh's iOS SDK ignores it; it is kept as {{\"value\": …}}"
+                      }
+                    },
+                    "tooDeep": {
+                      "keepAs": "value",
+                      "warn": {
+                        "code": "payloadNotJSON",
+                        "message": "u is a JSON string that {@clause}; it is kept as {{\"value\": …}}"
+                      }
+                    },
+                    "inPlace": {
+                      "warn": {
+                        "code": "payloadNotString",
+                        "message": "u is an object; Pushwoosh's iOS SDK reads custom data only from a JSON string (PWMessage customData is nil), the object is kept"
+                      }
+                    },
+                    "wrongType": {
+                      "warn": {
+                        "code": "ignoredField",
+                        "message": "u is {@value|type}; Pushwoosh's iOS SDK reads custom data only from a JSON string, so it is ignored"
+                      }
+                    }
+                  },
+                  "warnings": [
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "nonEmpty": "l"
+                          },
+                          {
+                            "exists": "h"
+                          }
+                        ]
+                      },
+                      "code": "vendorRichContent",
+                      "message": "besides opening l, Pushwoosh's iOS SDK shows the HTML page https://go.pushwoosh.com/content/{h} in its own web view"
+                    },
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "nonEmpty": "l"
+                          },
+                          {
+                            "not": {
+                              "exists": "h"
+                            }
+                          },
+                          {
+                            "exists": "r"
+                          }
+                        ]
+                      },
+                      "code": "vendorRichContent",
+                      "message": "besides opening l, Pushwoosh's iOS SDK shows the page r {r|quoted} in its own web view"
+                    },
+                    {
+                      "when": {
+                        "all": [
+                          {
+                            "nonEmpty": "l"
+                          },
+                          {
+                            "not": {
+                              "exists": "h"
+                            }
+                          },
+                          {
+                            "not": {
+                              "exists": "r"
+                            }
+                          },
+                          {
+                            "exists": "rm"
+                          }
+                        ]
+                      },
+                      "code": "vendorRichContent",
+                      "message": "besides opening l, Pushwoosh's iOS SDK downloads and shows the rich media rm"
+                    },
+                    {
+                      "when": {
+                        "exists": "pw_actions"
+                      },
+                      "code": "androidDiffers",
+                      "message": "pw_actions are Android's action buttons, each with its own url; Pushwoosh's iOS SDK ignores them (iOS buttons are the app's notification category actions and all open l)"
+                    }
+                  ]
+                }
+                """#
+        ),
+    ]
 }

@@ -46,6 +46,18 @@ extension DefaultConfiguration {
             hosts: [web.taptalk.io]   # universal links: the last path segment is the room ID
             schemes: [taptalkio]      # taptalkio://, taptalkio://<roomID>, taptalkio://room/<roomID>
             # screens: {chatRoom: chatRoom, roomList: roomList}   # the screen names it produces
+          # Built-in definitions (adapters/<Vendor>/<id>.yaml, docs/declarative-adapters.md); each
+          # README says what the vendor's iOS SDK does and which source says so.
+          - id: onesignal    # custom / os_data {i, u, a}, os_data.buttons; the SDK opens u itself
+          - id: braze        # ab, ab_uri, ab_use_webview, ab.ab_cat buttons; the SDK opens ab_uri
+          - id: airship      # _ send id, ^d / ^p / ^u actions, interactive_actions per button
+          - id: iterable     # itbl {defaultAction, actionButtons}, legacy root url
+          - id: clevertap    # W$ / wzrk_ keys, wzrk_dl; the SDK opens it itself
+          - id: customerio   # CIO-Delivery-ID / -Token, CIO.push.link
+          - id: klaviyo      # body._k, url, body.action_buttons
+          - id: pushwoosh    # pw_msg, l, u (JSON in a string), rich pages h / r / rm
+          # FCM last: its gcm.* / google.c.* keys also ride along other vendors' pushes.
+          - id: fcm          # gcm.message_id, gcm.app_link, google.c.a.*
 
         # Routes from URLs to screens; the first match wins. {name} captures one path segment,
         # a trailing * matches the rest; query items join the parameters.
@@ -104,6 +116,33 @@ extension DefaultConfiguration {
               "schemes": [
                 "taptalkio"
               ]
+            },
+            {
+              "id": "onesignal"
+            },
+            {
+              "id": "braze"
+            },
+            {
+              "id": "airship"
+            },
+            {
+              "id": "iterable"
+            },
+            {
+              "id": "clevertap"
+            },
+            {
+              "id": "customerio"
+            },
+            {
+              "id": "klaviyo"
+            },
+            {
+              "id": "pushwoosh"
+            },
+            {
+              "id": "fcm"
             }
           ],
           "routes": [

@@ -138,15 +138,15 @@ struct ListAdapters: ParsableCommand {
         try output.flush()
     }
 
-    /// One line per known adapter: Swift adapter types first, then definitions (built in,
-    /// given, then the files the configuration names), the `link` fallback last.
+    /// One line per known adapter: the enabled ones in detection order, then the disabled
+    /// ones (Swift adapter types, then definitions: built in, given, then the files the
+    /// configuration names), the `link` fallback last.
     static func lines(for registry: AdapterRegistry) -> [String] {
         let enabled = Set(registry.adapters.map(\.id))
         let origins = AdapterOrigin.all(in: registry)
-        var rows: [(id: String, summary: String)] = registry.knownAdapterTypes.filter { $0.id != LinkAdapter.id }.map {
-            ($0.id, $0.summary)
-        }
-        rows += registry.knownDefinitions.map { ($0.id, $0.summary) }
+        var rows: [(id: String, summary: String)] = registry.adapters.filter { $0.id != LinkAdapter.id }.map { ($0.id, $0.summary) }
+        rows += registry.knownAdapterTypes.filter { $0.id != LinkAdapter.id && !enabled.contains($0.id) }.map { ($0.id, $0.summary) }
+        rows += registry.knownDefinitions.filter { !enabled.contains($0.id) }.map { ($0.id, $0.summary) }
         rows.append((LinkAdapter.id, LinkAdapter.summary))
         let width = rows.map { origins[$0.id]?.description.count ?? 0 }.max() ?? 0
         return rows.map { row in

@@ -15,7 +15,8 @@ import Testing
             options: .init(
                 baseConfiguration: .yaml(DefaultConfiguration.yaml),
                 registryAdapters: AdapterRegistry.builtInAdapterTypes,
-                otherVectors: ShippedVectors.all()
+                otherVectors: ShippedVectors.all(),
+                registryDefinitions: AdapterRegistry.builtInDefinitions()
             )
         ).run()
     }
@@ -31,7 +32,7 @@ import Testing
 @Suite struct AdobeDetectionTests {
     private static func adobe() throws -> any PayloadAdapter {
         let configuration = try Configuration(json: ["adapters": [["id": "adobe"]]])
-        let registry = try AdapterRegistry(configuration: configuration, adapterTypes: AdapterRegistry.builtInAdapterTypes)
+        let registry = try AdapterRegistry(configuration: configuration, adapterTypes: AdapterRegistry.builtInAdapterTypes, definitions: AdapterRegistry.builtInDefinitions())
         return try #require(registry.adapter(forVendor: "adobe"))
     }
 

@@ -35,7 +35,8 @@ import Testing
             options: .init(
                 baseConfiguration: .yaml("app: {schemes: [myapp]}\nadapters: [{id: myapp}]\n"),
                 registryAdapters: AdapterRegistry.builtInAdapterTypes,
-                otherVectors: ShippedVectors.all()
+                otherVectors: ShippedVectors.all(),
+                registryDefinitions: AdapterRegistry.builtInDefinitions()
             )
         ).run()
     }
@@ -53,7 +54,7 @@ import Testing
         let registries = DefinitionRegistries(
             base: base,
             adapterTypes: AdapterRegistry.builtInAdapterTypes,
-            definitions: [definition]
+            definitions: try AdapterRegistry.builtInDefinitions() + [definition]
         )
         let vectors = try ConformanceVectors.directory(TestPaths.path(Self.vectorsPath))
         let failures = try registries.failures(vectors)

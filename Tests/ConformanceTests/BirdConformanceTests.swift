@@ -19,7 +19,8 @@ import Testing
             options: .init(
                 baseConfiguration: .yaml(DefaultConfiguration.yaml),
                 registryAdapters: AdapterRegistry.builtInAdapterTypes,
-                otherVectors: ShippedVectors.all()
+                otherVectors: ShippedVectors.all(),
+                registryDefinitions: AdapterRegistry.builtInDefinitions()
             )
         ).run()
     }
@@ -159,7 +160,8 @@ import Testing
     @Test func exampleEnvelopeNormalizes() throws {
         let registry = try AdapterRegistry(
             configuration: YAMLConfiguration.parse(yaml: DefaultConfiguration.yaml),
-            adapterTypes: AdapterRegistry.builtInAdapterTypes
+            adapterTypes: AdapterRegistry.builtInAdapterTypes,
+            definitions: AdapterRegistry.builtInDefinitions()
         )
         let text = try String(contentsOfFile: TestPaths.path("examples/bird-deep-link.json"), encoding: .utf8)
         let example = try JSONValue(parsing: text)

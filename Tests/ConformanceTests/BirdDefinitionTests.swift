@@ -24,9 +24,10 @@ import Testing
         let definition = try DefinitionFiles.load(definitionPath)
         let base = try base()
         let others = AdapterRegistry.builtInAdapterTypes.filter { $0.id != BirdAdapter.id }
+        let builtIn = try AdapterRegistry.builtInDefinitions()
         return (
-            DefinitionRegistries(base: base, adapterTypes: AdapterRegistry.builtInAdapterTypes, definitions: []),
-            DefinitionRegistries(base: base, adapterTypes: others, definitions: [definition])
+            DefinitionRegistries(base: base, adapterTypes: AdapterRegistry.builtInAdapterTypes, definitions: builtIn),
+            DefinitionRegistries(base: base, adapterTypes: others, definitions: builtIn + [definition])
         )
     }
 
@@ -47,7 +48,8 @@ import Testing
             options: .init(
                 baseConfiguration: .yaml(DefaultConfiguration.yaml),
                 registryAdapters: AdapterRegistry.builtInAdapterTypes,
-                otherVectors: ShippedVectors.all()
+                otherVectors: ShippedVectors.all(),
+                registryDefinitions: AdapterRegistry.builtInDefinitions()
             )
         ).run()
     }
@@ -182,7 +184,7 @@ import Testing
             _ = try AdapterRegistry(
                 configuration: Configuration(json: .object(try Self.base())),
                 adapterTypes: AdapterRegistry.builtInAdapterTypes,
-                definitions: [definition]
+                definitions: try AdapterRegistry.builtInDefinitions() + [definition]
             )
         }
     }

@@ -16,7 +16,8 @@ import Testing
             options: .init(
                 baseConfiguration: .yaml(DefaultConfiguration.yaml),
                 registryAdapters: AdapterRegistry.builtInAdapterTypes,
-                otherVectors: ShippedVectors.all()
+                otherVectors: ShippedVectors.all(),
+                registryDefinitions: AdapterRegistry.builtInDefinitions()
             )
         ).run()
     }
@@ -35,7 +36,8 @@ import Testing
     init() throws {
         registry = try AdapterRegistry(
             configuration: YAMLConfiguration.parse(yaml: DefaultConfiguration.yaml, file: "config.yaml"),
-            adapterTypes: AdapterRegistry.builtInAdapterTypes
+            adapterTypes: AdapterRegistry.builtInAdapterTypes,
+            definitions: AdapterRegistry.builtInDefinitions()
         )
     }
 
@@ -160,7 +162,8 @@ import Testing
                 yaml: "version: 1\nadapters:\n  - id: dashx\n    channels: {push: {automaticallyOpenDeeplinks: false}}\n",
                 file: "test.yaml"
             ),
-            adapterTypes: AdapterRegistry.builtInAdapterTypes
+            adapterTypes: AdapterRegistry.builtInAdapterTypes,
+            definitions: AdapterRegistry.builtInDefinitions()
         )
         #expect(try configured.normalize(event).handling == .app)
     }
@@ -173,7 +176,8 @@ import Testing
     init() throws {
         registry = try AdapterRegistry(
             configuration: YAMLConfiguration.parse(yaml: DefaultConfiguration.yaml, file: "config.yaml"),
-            adapterTypes: AdapterRegistry.builtInAdapterTypes
+            adapterTypes: AdapterRegistry.builtInAdapterTypes,
+            definitions: AdapterRegistry.builtInDefinitions()
         )
     }
 

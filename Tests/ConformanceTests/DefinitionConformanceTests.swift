@@ -21,7 +21,8 @@ import Testing
                 baseConfiguration: .yaml(DefaultConfiguration.yaml),
                 registryAdapters: AdapterRegistry.builtInAdapterTypes.filter { $0.id != BirdAdapter.id },
                 propertyCheckCount: 300,
-                otherVectors: ShippedVectors.all()
+                otherVectors: ShippedVectors.all(),
+                registryDefinitions: AdapterRegistry.builtInDefinitions()
             )
         ).run()
     }

@@ -20,7 +20,8 @@ import Testing
             options: .init(
                 baseConfiguration: .yaml(DefaultConfiguration.yaml),
                 registryAdapters: AdapterRegistry.builtInAdapterTypes,
-                otherVectors: ShippedVectors.all()
+                otherVectors: ShippedVectors.all(),
+                registryDefinitions: AdapterRegistry.builtInDefinitions()
             )
         ).run()
     }
@@ -43,7 +44,7 @@ import Testing
 @Suite struct TapTalkConfigurationTests {
     func registry(_ yaml: String) throws(ConfigurationError) -> AdapterRegistry {
         let configuration = try YAMLConfiguration.parse(yaml: yaml, file: "test.yaml")
-        return try AdapterRegistry(configuration: configuration, adapterTypes: AdapterRegistry.builtInAdapterTypes)
+        return try AdapterRegistry(configuration: configuration, adapterTypes: AdapterRegistry.builtInAdapterTypes, definitions: AdapterRegistry.builtInDefinitions())
     }
 
     @Test func theRepositoryConfigurationEnablesTapTalkWithItsDefaults() throws {

@@ -142,7 +142,8 @@ import Testing
             #expect(yaml.contains("allowedHosts: [") && !yaml.contains("allowedHosts: []"))
             let registry = try AdapterRegistry(
                 configuration: YAMLConfiguration.parse(yaml: yaml),
-                adapterTypes: AdapterRegistry.builtInAdapterTypes
+                adapterTypes: AdapterRegistry.builtInAdapterTypes,
+                definitions: AdapterRegistry.builtInDefinitions()
             )
             // The position works: a plain allowed URL gets through.
             let plain = try registry.normalize(json: envelope("https://www.allowed.com/x"))
@@ -172,7 +173,8 @@ import Testing
     func tapTalkDoesNotClaimLinksABrowserReadsElsewhere(url: String) throws {
         let registry = try AdapterRegistry(
             configuration: YAMLConfiguration.parse(yaml: Self.security(schemes: "[https, taptalkio]", hosts: "[web.taptalk.io]")),
-            adapterTypes: AdapterRegistry.builtInAdapterTypes
+            adapterTypes: AdapterRegistry.builtInAdapterTypes,
+            definitions: AdapterRegistry.builtInDefinitions()
         )
         let plain = try registry.normalize(
             json: .object(["kind": "userActivity", "webpageURL": "https://web.taptalk.io/2-4096"])

@@ -122,7 +122,8 @@ import Testing
             #expect(run.status == 0, "\(run.stderr)")
             #expect(try JSONValue(parsing: run.lines[0])["vendor"] == "dashx")
             let adapters = try normalize(["adapters", "--config", "none.yaml"], in: folder.path)
-            #expect(adapters.lines.filter { $0.contains(" enabled ") }.count == 4)
+            // The four Swift adapters and the nine built-in definitions.
+            #expect(adapters.lines.filter { $0.contains(" enabled ") }.count == 13)
             let none = try normalize(["--config", "empty.yaml"], stdin: push, in: folder.path)
             #expect(none.status == 1)
             #expect(try JSONValue(parsing: none.lines[0])["error"]?["code"] == "unrecognized")

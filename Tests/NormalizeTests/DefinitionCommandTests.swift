@@ -68,6 +68,27 @@ import Testing
         }
     }
 
+    /// With the repository's configuration, `normalize adapters` lists the thirteen vendors in
+    /// detection order (the nine built-in definitions after the Swift adapters, FCM last) and
+    /// the `link` fallback, each with where it comes from; and each vendor's example push
+    /// normalizes to it through the binary.
+    @Test func adaptersListsThirteenVendorsAndLink() throws {
+        let adapters = try normalize(["adapters", "--config", "config.yaml"])
+        #expect(adapters.status == 0, "\(adapters.stderr)")
+        let rows = adapters.lines.map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
+            .filter { $0.count > 2 && ($0[1] == "enabled" || $0[1] == "fallback") }
+        let swift = ["dashx", "adobe", "bird", "taptalk"]
+        let definitions = ["onesignal", "braze", "airship", "iterable", "clevertap", "customerio", "klaviyo", "pushwoosh", "fcm"]
+        #expect(rows.map { $0[0] } == swift + definitions + ["link"])
+        for row in rows where swift.contains(row[0]) { #expect(row[2] == "swift") }
+        for row in rows where definitions.contains(row[0]) { #expect(row.dropFirst(2).prefix(2) == ["built-in", "definition"]) }
+        for id in definitions {
+            let run = try normalize(["--config", "config.yaml", "examples/\(id)-push.json"])
+            #expect(run.status == 0, "\(id): \(run.stderr)")
+            #expect(try JSONValue(parsing: run.lines[0])["vendor"] == .string(id))
+        }
+    }
+
     /// `check-config`'s standard error for a configuration naming `definition` next to it.
     func checkErrors(_ definition: String?, config: String = "adapters:\n  - id: shop\n    definition: shop.yaml\n") throws -> (
         Int32, [String]

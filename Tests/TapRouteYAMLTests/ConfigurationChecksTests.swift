@@ -12,7 +12,8 @@ import Testing
     func registry(_ yaml: String) throws -> AdapterRegistry {
         try AdapterRegistry(
             configuration: try YAMLConfiguration.parse(yaml: yaml, file: "c.yaml"),
-            adapterTypes: AdapterRegistry.builtInAdapterTypes
+            adapterTypes: AdapterRegistry.builtInAdapterTypes,
+            definitions: AdapterRegistry.builtInDefinitions()
         )
     }
 
@@ -123,7 +124,9 @@ import Testing
 
     @Test func withoutAnAdaptersListEveryBuiltInAdapterIsEnabledInOrder() throws {
         let registry = try registry("app: {schemes: [myapp]}\n")
-        #expect(registry.adapters.map { type(of: $0).id } == AdapterRegistry.builtInAdapterTypes.map { $0.id })
+        // The Swift adapters, then the built-in definitions in path order.
+        let builtIn = try AdapterRegistry.builtInAdapterTypes.map { $0.id } + AdapterRegistry.builtInDefinitions().map(\.id)
+        #expect(registry.adapters.map(\.id) == builtIn)
         #expect(try registry.normalize(json: Self.dashXPush).vendor == "dashx")
     }
 
@@ -132,7 +135,7 @@ import Testing
         #expect(registry.adapters.isEmpty)
         #expect(throws: NormalizationError.self) { try registry.normalize(json: Self.dashXPush) }
         let empty = try self.registry("")
-        #expect(empty.adapters.count == AdapterRegistry.builtInAdapterTypes.count)
+        #expect(try empty.adapters.count == AdapterRegistry.builtInAdapterTypes.count + AdapterRegistry.builtInDefinitions().count)
     }
 
     // MARK: - Declared schemes are allowed

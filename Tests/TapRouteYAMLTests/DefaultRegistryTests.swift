@@ -64,7 +64,12 @@ private struct AcmeAdapter: PayloadAdapter {
 
     @Test func builtInRegistryNormalizesWithoutAnyFile() throws {
         let registry = try AdapterRegistry.builtIn()
-        #expect(registry.adapters.map { type(of: $0).id } == ["dashx", "adobe", "bird", "taptalk"])
+        #expect(
+            registry.adapters.map(\.id) == [
+                "dashx", "adobe", "bird", "taptalk", "onesignal", "braze", "airship", "iterable", "clevertap", "customerio", "klaviyo",
+                "pushwoosh", "fcm",
+            ]
+        )
         let interaction = try registry.normalize(.url("campaigndemoapp://products/42?ref=push"))
         #expect(
             interaction.destination

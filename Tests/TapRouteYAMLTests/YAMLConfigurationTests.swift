@@ -16,8 +16,8 @@ import Testing
         #expect(configuration.app.schemes == ["campaigndemoapp", "taptalkio"])
         #expect(configuration.routes.map(\.pattern) == ["campaigndemoapp://products/{id}"])
         #expect(configuration.security.maxURLLength == 4096)
-        let registry = try AdapterRegistry(configuration: configuration, adapterTypes: AdapterRegistry.builtInAdapterTypes)
-        #expect(registry.adapters.map { type(of: $0).id } == configuration.adapters.map(\.id))
+        let registry = try AdapterRegistry(configuration: configuration, adapterTypes: AdapterRegistry.builtInAdapterTypes, definitions: AdapterRegistry.builtInDefinitions())
+        #expect(registry.adapters.map(\.id) == configuration.adapters.map(\.id))
     }
 
     @Test func readsEveryKey() throws {
@@ -109,7 +109,7 @@ import Testing
         let (yaml, expected) = Self.broken[index]
         do {
             let configuration = try YAMLConfiguration.parse(yaml: yaml, file: "bad.yaml")
-            _ = try AdapterRegistry(configuration: configuration, adapterTypes: AdapterRegistry.builtInAdapterTypes)
+            _ = try AdapterRegistry(configuration: configuration, adapterTypes: AdapterRegistry.builtInAdapterTypes, definitions: AdapterRegistry.builtInDefinitions())
             Issue.record("expected an error for:\n\(yaml)")
         } catch {
             #expect(error.description == expected)
@@ -128,6 +128,7 @@ import Testing
 extension AdapterRegistry {
     /// Every known adapter id, sorted, as the unknown-id message lists them.
     static var knownIDs: String {
-        (builtInAdapterTypes.map { $0.id } + [LinkAdapter.id]).sorted().joined(separator: ", ")
+        ((builtInAdapterTypes.map { $0.id } + [LinkAdapter.id]) + ((try? builtInDefinitions()) ?? []).map(\.id)).sorted()
+            .joined(separator: ", ")
     }
 }

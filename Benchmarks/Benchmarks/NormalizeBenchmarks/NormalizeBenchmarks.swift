@@ -17,7 +17,7 @@ let routedLink = Array(#"{"kind":"url","url":"campaigndemoapp://products/42?ref=
 let registry: AdapterRegistry = {
     do {
         let configuration = try YAMLConfiguration.parse(yaml: DefaultConfiguration.yaml, file: "<embedded config.yaml>")
-        return try AdapterRegistry(configuration: configuration, adapterTypes: AdapterRegistry.builtInAdapterTypes)
+        return try AdapterRegistry(configuration: configuration, adapterTypes: AdapterRegistry.builtInAdapterTypes, definitions: AdapterRegistry.builtInDefinitions())
     } catch {
         fatalError("the embedded configuration does not load: \(error)")
     }
@@ -27,15 +27,25 @@ let registry: AdapterRegistry = {
 let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().path
 
-/// Every definition the repository ships as YAML text, by path: Bird re-expressed as a
-/// definition (the test-only proof) and the app-convention example.
-let definitionTexts: [(path: String, text: String)] = [
+/// Every definition the repository ships as YAML text, by path: the built-in vendors
+/// (`adapters/<Vendor>/<id>.yaml`), Bird re-expressed as a definition (the test-only proof)
+/// and the app-convention example.
+let definitionTexts: [(path: String, text: String)] = (builtInDefinitionPaths() + [
     "Tests/ConformanceTests/Definitions/bird.yaml", "examples/app-convention/myapp.yaml",
-].map { path in
+]).map { path in
     guard let text = try? String(contentsOfFile: repository + "/" + path, encoding: .utf8) else {
         fatalError("cannot read \(repository)/\(path)")
     }
     return (path, text)
+}
+
+/// The built-in definition files, `adapters/<Vendor>/<id>.yaml`, in path order.
+func builtInDefinitionPaths() -> [String] {
+    let folders = (try? FileManager.default.contentsOfDirectory(atPath: repository + "/adapters")) ?? []
+    return folders.sorted().flatMap { folder in
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: repository + "/adapters/" + folder)) ?? []
+        return files.filter { $0.hasSuffix(".yaml") }.sorted().map { "adapters/\(folder)/\($0)" }
+    }
 }
 
 /// Compiles every shipped definition from its YAML text.
@@ -72,7 +82,7 @@ let definitionBirdRegistry: AdapterRegistry = {
         return try AdapterRegistry(
             configuration: configuration,
             adapterTypes: AdapterRegistry.builtInAdapterTypes.filter { $0.id != "bird" },
-            definitions: bird
+            definitions: try AdapterRegistry.builtInDefinitions() + bird
         )
     } catch {
         fatalError("the Bird definition does not load: \(error)")
@@ -122,7 +132,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("load the default configuration and build the registry") { benchmark in
         for _ in benchmark.scaledIterations {
             let configuration = try YAMLConfiguration.parse(yaml: DefaultConfiguration.yaml)
-            blackHole(try AdapterRegistry(configuration: configuration, adapterTypes: AdapterRegistry.builtInAdapterTypes))
+            blackHole(try AdapterRegistry(configuration: configuration, adapterTypes: AdapterRegistry.builtInAdapterTypes, definitions: AdapterRegistry.builtInDefinitions()))
         }
     }
 
