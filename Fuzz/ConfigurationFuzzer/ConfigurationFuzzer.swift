@@ -39,7 +39,11 @@ public func configurationFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ siz
     }
     let registry: AdapterRegistry
     do {
-        registry = try AdapterRegistry(configuration: configuration, adapterTypes: AdapterRegistry.builtInAdapterTypes, definitions: AdapterRegistry.builtInDefinitions())
+        registry = try AdapterRegistry(
+            configuration: configuration,
+            adapterTypes: AdapterRegistry.builtInAdapterTypes,
+            definitions: AdapterRegistry.builtInDefinitions()
+        )
     } catch {
         if error.message.isEmpty { FuzzSupport.fail("a registry error without a message: \(error)") }
         return 0

@@ -19,7 +19,11 @@ public enum FuzzSupport {
     public static let registry: AdapterRegistry = {
         do {
             let configuration = try YAMLConfiguration.parse(yaml: DefaultConfiguration.yaml, file: "<embedded config.yaml>")
-            return try AdapterRegistry(configuration: configuration, adapterTypes: AdapterRegistry.builtInAdapterTypes, definitions: AdapterRegistry.builtInDefinitions())
+            return try AdapterRegistry(
+                configuration: configuration,
+                adapterTypes: AdapterRegistry.builtInAdapterTypes,
+                definitions: AdapterRegistry.builtInDefinitions()
+            )
         } catch {
             fail("the embedded default configuration does not load: \(error)")
         }

@@ -32,7 +32,11 @@ import Testing
 @Suite struct AdobeDetectionTests {
     private static func adobe() throws -> any PayloadAdapter {
         let configuration = try Configuration(json: ["adapters": [["id": "adobe"]]])
-        let registry = try AdapterRegistry(configuration: configuration, adapterTypes: AdapterRegistry.builtInAdapterTypes, definitions: AdapterRegistry.builtInDefinitions())
+        let registry = try AdapterRegistry(
+            configuration: configuration,
+            adapterTypes: AdapterRegistry.builtInAdapterTypes,
+            definitions: AdapterRegistry.builtInDefinitions()
+        )
         return try #require(registry.adapter(forVendor: "adobe"))
     }
 

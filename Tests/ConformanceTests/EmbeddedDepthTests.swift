@@ -22,7 +22,11 @@ import Testing
     static let registry: AdapterRegistry = {
         var configuration = try! YAMLConfiguration.parse(yaml: DefaultConfiguration.yaml)
         configuration.limits.maxDepth = maxDepth
-        return try! AdapterRegistry(configuration: configuration, adapterTypes: AdapterRegistry.builtInAdapterTypes, definitions: AdapterRegistry.builtInDefinitions())
+        return try! AdapterRegistry(
+            configuration: configuration,
+            adapterTypes: AdapterRegistry.builtInAdapterTypes,
+            definitions: AdapterRegistry.builtInDefinitions()
+        )
     }()
 
     /// The nesting depth of a value: 0 for a scalar, 1 + the deepest member for a container.

@@ -14,7 +14,11 @@ import Testing
 @Suite struct FastPathTests {
     private static let registry: AdapterRegistry? = {
         guard let configuration = try? YAMLConfiguration.parse(yaml: DefaultConfiguration.yaml) else { return nil }
-        return try? AdapterRegistry(configuration: configuration, adapterTypes: AdapterRegistry.builtInAdapterTypes, definitions: AdapterRegistry.builtInDefinitions())
+        return try? AdapterRegistry(
+            configuration: configuration,
+            adapterTypes: AdapterRegistry.builtInAdapterTypes,
+            definitions: AdapterRegistry.builtInDefinitions()
+        )
     }()
 
     private func vectorInputs() throws -> [JSONValue] {

@@ -44,7 +44,11 @@ import Testing
 @Suite struct TapTalkConfigurationTests {
     func registry(_ yaml: String) throws(ConfigurationError) -> AdapterRegistry {
         let configuration = try YAMLConfiguration.parse(yaml: yaml, file: "test.yaml")
-        return try AdapterRegistry(configuration: configuration, adapterTypes: AdapterRegistry.builtInAdapterTypes, definitions: AdapterRegistry.builtInDefinitions())
+        return try AdapterRegistry(
+            configuration: configuration,
+            adapterTypes: AdapterRegistry.builtInAdapterTypes,
+            definitions: AdapterRegistry.builtInDefinitions()
+        )
     }
 
     @Test func theRepositoryConfigurationEnablesTapTalkWithItsDefaults() throws {

@@ -47,10 +47,13 @@ import Testing
         let vendor = try #require(Self.vendors.first { $0.folder == folder })
         let vectors = try ConformanceVectors.directory(TestPaths.path("adapters/\(folder)/Vectors"))
         #expect(vectors.vectors.count >= 15)
-        #expect(vectors.vectors.contains { vector in
-            if case .interaction(let expected) = vector.expected { return expected["vendor"]?.stringValue != vendor.id }
-            return true
-        }, "no vector shows a payload that \(vendor.id) must not claim")
+        #expect(
+            vectors.vectors.contains { vector in
+                if case .interaction(let expected) = vector.expected { return expected["vendor"]?.stringValue != vendor.id }
+                return true
+            },
+            "no vector shows a payload that \(vendor.id) must not claim"
+        )
         let readme = try String(contentsOfFile: TestPaths.path("adapters/\(folder)/README.md"), encoding: .utf8)
         #expect(readme.contains("github.com") || readme.contains("@"), "the README cites no public source")
         #expect(!readme.contains("../shared") && !readme.contains("MORE-VENDORS"))

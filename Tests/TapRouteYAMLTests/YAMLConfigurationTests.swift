@@ -16,7 +16,11 @@ import Testing
         #expect(configuration.app.schemes == ["campaigndemoapp", "taptalkio"])
         #expect(configuration.routes.map(\.pattern) == ["campaigndemoapp://products/{id}"])
         #expect(configuration.security.maxURLLength == 4096)
-        let registry = try AdapterRegistry(configuration: configuration, adapterTypes: AdapterRegistry.builtInAdapterTypes, definitions: AdapterRegistry.builtInDefinitions())
+        let registry = try AdapterRegistry(
+            configuration: configuration,
+            adapterTypes: AdapterRegistry.builtInAdapterTypes,
+            definitions: AdapterRegistry.builtInDefinitions()
+        )
         #expect(registry.adapters.map(\.id) == configuration.adapters.map(\.id))
     }
 
@@ -109,7 +113,11 @@ import Testing
         let (yaml, expected) = Self.broken[index]
         do {
             let configuration = try YAMLConfiguration.parse(yaml: yaml, file: "bad.yaml")
-            _ = try AdapterRegistry(configuration: configuration, adapterTypes: AdapterRegistry.builtInAdapterTypes, definitions: AdapterRegistry.builtInDefinitions())
+            _ = try AdapterRegistry(
+                configuration: configuration,
+                adapterTypes: AdapterRegistry.builtInAdapterTypes,
+                definitions: AdapterRegistry.builtInDefinitions()
+            )
             Issue.record("expected an error for:\n\(yaml)")
         } catch {
             #expect(error.description == expected)

@@ -17,7 +17,11 @@ let routedLink = Array(#"{"kind":"url","url":"campaigndemoapp://products/42?ref=
 let registry: AdapterRegistry = {
     do {
         let configuration = try YAMLConfiguration.parse(yaml: DefaultConfiguration.yaml, file: "<embedded config.yaml>")
-        return try AdapterRegistry(configuration: configuration, adapterTypes: AdapterRegistry.builtInAdapterTypes, definitions: AdapterRegistry.builtInDefinitions())
+        return try AdapterRegistry(
+            configuration: configuration,
+            adapterTypes: AdapterRegistry.builtInAdapterTypes,
+            definitions: AdapterRegistry.builtInDefinitions()
+        )
     } catch {
         fatalError("the embedded configuration does not load: \(error)")
     }
@@ -30,14 +34,15 @@ let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().del
 /// Every definition the repository ships as YAML text, by path: the built-in vendors
 /// (`adapters/<Vendor>/<id>.yaml`), Bird re-expressed as a definition (the test-only proof)
 /// and the app-convention example.
-let definitionTexts: [(path: String, text: String)] = (builtInDefinitionPaths() + [
-    "Tests/ConformanceTests/Definitions/bird.yaml", "examples/app-convention/myapp.yaml",
-]).map { path in
-    guard let text = try? String(contentsOfFile: repository + "/" + path, encoding: .utf8) else {
-        fatalError("cannot read \(repository)/\(path)")
+let definitionTexts: [(path: String, text: String)] =
+    (builtInDefinitionPaths() + [
+        "Tests/ConformanceTests/Definitions/bird.yaml", "examples/app-convention/myapp.yaml",
+    ]).map { path in
+        guard let text = try? String(contentsOfFile: repository + "/" + path, encoding: .utf8) else {
+            fatalError("cannot read \(repository)/\(path)")
+        }
+        return (path, text)
     }
-    return (path, text)
-}
 
 /// The built-in definition files, `adapters/<Vendor>/<id>.yaml`, in path order.
 func builtInDefinitionPaths() -> [String] {
@@ -132,7 +137,13 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("load the default configuration and build the registry") { benchmark in
         for _ in benchmark.scaledIterations {
             let configuration = try YAMLConfiguration.parse(yaml: DefaultConfiguration.yaml)
-            blackHole(try AdapterRegistry(configuration: configuration, adapterTypes: AdapterRegistry.builtInAdapterTypes, definitions: AdapterRegistry.builtInDefinitions()))
+            blackHole(
+                try AdapterRegistry(
+                    configuration: configuration,
+                    adapterTypes: AdapterRegistry.builtInAdapterTypes,
+                    definitions: AdapterRegistry.builtInDefinitions()
+                )
+            )
         }
     }
 
@@ -151,6 +162,30 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations {
             for record in birdRecords {
                 blackHole(record.withUnsafeBufferPointer { try? definitionBirdRegistry.normalize(record: $0) })
+            }
+        }
+    }
+
+    // The adapters alone, on the same three records already parsed into InputEvents: what
+    // the engine costs next to the Swift code, without parsing, detection and the policy.
+    Benchmark("Bird, Swift adapter: read 3 events") { benchmark in
+        guard let adapter = registry.adapters.first(where: { $0.id == "bird" }) else { fatalError("no bird adapter") }
+        let events = try birdRecords.map { try InputEvent(json: JSONValue(parsing: String(decoding: $0, as: UTF8.self))) }
+        for _ in benchmark.scaledIterations {
+            for event in events {
+                var reader = PayloadReader()
+                blackHole(try? adapter.read(event, using: &reader))
+            }
+        }
+    }
+
+    Benchmark("Bird, definition: read 3 events") { benchmark in
+        guard let adapter = definitionBirdRegistry.adapters.first(where: { $0.id == "bird" }) else { fatalError("no bird definition") }
+        let events = try birdRecords.map { try InputEvent(json: JSONValue(parsing: String(decoding: $0, as: UTF8.self))) }
+        for _ in benchmark.scaledIterations {
+            for event in events {
+                var reader = PayloadReader()
+                blackHole(try? adapter.read(event, using: &reader))
             }
         }
     }

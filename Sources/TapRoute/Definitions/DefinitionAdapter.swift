@@ -51,7 +51,24 @@ public struct DefinitionAdapter: PayloadAdapter {
     /// Whether the input is one of the kinds the definition reads and its `recognize`
     /// predicate holds. Decodes no JSON held in strings.
     public func recognizes(_ input: InputEvent) -> Bool {
-        // No run cache: recognition reads a few paths once, and most inputs are not this vendor's.
+        // Detection asks every adapter in turn, so most inputs are not this vendor's: a
+        // `recognize` that reads only keys near the root runs on the input as it is, without
+        // the run state a full read sets up.
+        if plan.recognizesInPlace {
+            switch input.kind {
+            case .notification(let userInfo, let action, let origin):
+                guard plan.readsNotification else { return false }
+                return DRecognizer(plan: plan, root: userInfo, action: action, origin: origin).holds(plan.recognize)
+            case .inAppMessage(let message, let action):
+                guard plan.readsInAppMessage else { return false }
+                return DRecognizer(plan: plan, root: message, action: action, origin: nil).holds(plan.recognize)
+            case .vendorEvent(let event):
+                guard plan.readsVendorEvent else { return false }
+                return DRecognizer(plan: plan, root: event, action: nil, origin: nil).holds(plan.recognize)
+            case .url, .userActivity:
+                break
+            }
+        }
         guard var context = DContext.make(plan: plan, input: input) else { return false }
         return context.holds(plan.recognize)
     }
@@ -68,13 +85,10 @@ public struct DefinitionAdapter: PayloadAdapter {
         }
         // Each path outside `buttons`, and each named value, is read once per run and kept.
         context.slots = Array(repeating: .unresolved, count: plan.slotCount)
-        context.values.reserveCapacity(plan.slotCount)
-        if plan.memoCount > 0 { context.memo = Array(repeating: 0, count: plan.memoCount) }
-        // Rules are read in place by index: iterating the array would copy every rule.
-        let rejects = plan.reject
-        for index in rejects.indices where context.holds(rejects[index].when) {
+        // The rules' conditions are plain data; a rule itself is read only when it applies.
+        for index in plan.rejectWhens.indices where context.holds(plan.rejectWhens[index]) {
             // The first reject rule that holds fails the input.
-            let rule = rejects[index]
+            let rule = plan.reject[index]
             let path = rule.at.map { context.errorPath($0, location: reader.location) } ?? reader.location
             throw NormalizationError(rule.code, context.render(rule.message, extras: .none), path: path)
         }
@@ -83,7 +97,7 @@ public struct DefinitionAdapter: PayloadAdapter {
         context.buttons = buttons
         let trigger = context.trigger()
         var behavior: VendorBehavior?
-        let destination = context.destination(plan.destination, reader: &reader, behavior: &behavior)
+        let destination = context.destination(plan.destination, whens: plan.destinationWhens, reader: &reader, behavior: &behavior)
         if behavior == nil {
             for rule in plan.behavior where context.applies(rule.when) {
                 behavior = rule.behavior
@@ -126,29 +140,23 @@ struct DContext {
     let action: String?
     let url: String?
     let origin: InputEvent.NotificationOrigin?
+    /// What relative paths read from: the button inside `buttons`, the root elsewhere.
     var base: JSONValue
     var baseDepth: Int
     var key: String?
     var buttons: [Interaction.Button] = []
     /// This run's cache: the value of each cached path (``DPathID/slot``), then of each named
-    /// value (from ``DefinitionPlan/namedSlotBase``). Empty when the run caches nothing.
+    /// value (from ``DefinitionPlan/namedSlotBase``), then each memoized predicate's result
+    /// (``DefinitionPlan/memoSlots``). Empty when the run caches nothing.
     var slots: [Slot] = []
-    /// This run's memo of predicate results (``DefinitionPlan/memoSlots``): 0 not yet
-    /// evaluated, 1 false, 2 true. Empty when the run keeps none.
-    var memo: [UInt8] = []
 
-    /// The values this run has cached, in the order they were read (``Slot/value``).
-    var values: [JSONValue] = []
-
-    /// A cache slot: the shape of a value and where the value is. Plain data, so that the
-    /// slots are set up and torn down without counting references, and type and emptiness
-    /// tests read only the shape.
+    /// A cache slot: a value and its shape, so that type and emptiness tests read only the
+    /// shape. `value` is `null` while the slot is unresolved or the value missing.
     struct Slot {
         var shape: Shape
         var depth: Int32
-        /// The index of the value in `values`; meaningful when the value is present.
-        var value: Int32
-        static let unresolved = Slot(shape: .unresolved, depth: 0, value: 0)
+        var value: JSONValue
+        static let unresolved = Slot(shape: .unresolved, depth: 0, value: .null)
     }
 
     /// Caches a value in a slot.
@@ -157,8 +165,7 @@ struct DContext {
             slots[slot].shape = .missing
             return
         }
-        slots[slot] = Slot(shape: Shape(value), depth: Int32(depth), value: Int32(values.count))
-        values.append(value)
+        slots[slot] = Slot(shape: Shape(value), depth: Int32(depth), value: value)
     }
 
     /// The value a resolved slot holds.
@@ -166,13 +173,15 @@ struct DContext {
         let s = slots[slot]
         switch s.shape {
         case .unresolved, .missing: return nil
-        default: return Found(value: values[Int(s.value)], holderDepth: Int(s.depth))
+        default: return Found(value: s.value, holderDepth: Int(s.depth))
         }
     }
 
     /// What a predicate needs to know of a value without reading it.
     enum Shape: UInt8 {
         case unresolved, missing, null, bool, number, emptyString, string, emptyObject, object, emptyArray, array
+        /// A memoized predicate's result (``DefinitionPlan/memoSlots``).
+        case holds, fails
 
         init(_ value: JSONValue) {
             switch value {
@@ -186,7 +195,12 @@ struct DContext {
         }
 
         /// Present and not null.
-        var exists: Bool { self != .missing && self != .null && self != .unresolved }
+        var exists: Bool {
+            switch self {
+            case .bool, .number, .emptyString, .string, .emptyObject, .object, .emptyArray, .array: true
+            default: false
+            }
+        }
         /// Present and none of null, `""`, `{}`, `[]`.
         var nonEmpty: Bool {
             switch self {
@@ -309,6 +323,8 @@ struct DContext {
     /// walking it. Only a path read outside `buttons` (one with a cache slot, whether or not
     /// this run caches) has its base at the root.
     mutating func resolveInterned(_ id: DPathID) -> Found? {
+        let named = plan.namedPaths[id.index]
+        if named >= 0 { return namedValue(named).map { Found(value: $0, holderDepth: rootDepth) } }
         guard id.slot >= 0, let keys = plan.rootKeys[id.index] else { return resolve(plan.paths[id.index]) }
         guard let first = rootObject[keys.first] else { return nil }
         guard let second = keys.second else { return Found(value: first, holderDepth: rootDepth) }
@@ -411,11 +427,15 @@ struct DContext {
 
     mutating func holds(_ p: DPredicate) -> Bool {
         let m = plan.memoSlots[p.index]
-        guard m >= 0, m < memo.count else { return evaluate(p) }
-        if memo[m] != 0 { return memo[m] == 2 }
+        guard m >= 0, m < slots.count else { return evaluate(p) != p.negated }
+        switch slots[m].shape {
+        case .holds: return !p.negated
+        case .fails: return p.negated
+        default: break
+        }
         let result = evaluate(p)
-        memo[m] = result ? 2 : 1
-        return result
+        slots[m].shape = result ? .holds : .fails
+        return result != p.negated
     }
 
     /// Evaluates a predicate node.
@@ -429,24 +449,15 @@ struct DContext {
             return shape(path).nonEmpty
         case .isType(let path, let type):
             return shape(path).is(type)
-        case .isTrue(let path):
-            return PayloadReader.boolean(resolve(path)?.value) == true
-        case .equals(let path, let literal, let match):
-            guard let v = resolve(path)?.value else { return false }
-            return Self.equal(v, plan.literals[literal], match)
-        case .oneOf(let path, let literals, let match):
-            guard let v = resolve(path)?.value else { return false }
-            for literal in literals where Self.equal(v, plan.literals[literal], match) { return true }
-            return false
-        case .anyKeyHasPrefix(let path, let prefix):
-            guard case .object(let o)? = resolve(path)?.value else { return false }
-            let text = plan.strings[prefix]
-            for member in o where member.key.utf8.starts(with: text.utf8) { return true }
-            return false
-        case .hasScheme(let path, let schemes):
-            guard case .string(let s)? = resolve(path)?.value else { return false }
-            for scheme in schemes where URLParts.hasScheme(plan.strings[scheme], s) { return true }
-            return false
+        case .isTrue(let path), .equals(let path, _, _), .oneOf(let path, _, _), .anyKeyHasPrefix(let path, _),
+            .hasScheme(let path, _):
+            guard path.slot >= 0, path.slot < slots.count else {
+                return DRecognizer.test(plan.predicates[p.index], resolve(path)?.value, plan: plan)
+            }
+            // A cached value is tested where it is kept.
+            if slots[path.slot].shape == .unresolved { fill(path) }
+            if slots[path.slot].shape == .missing { return DRecognizer.test(plan.predicates[p.index], nil, plan: plan) }
+            return DRecognizer.test(plan.predicates[p.index], present: slots[path.slot].value, plan: plan)
         case .origin(let o):
             return origin == o
         case .all(let parts):
@@ -455,8 +466,6 @@ struct DContext {
         case .any(let parts):
             for i in parts where holds(plan.parts[i]) { return true }
             return false
-        case .not(let inner):
-            return !holds(inner)
         }
     }
 
@@ -514,12 +523,13 @@ struct DContext {
 
     mutating func finish(_ found: Found, _ spec: DValue, reader: inout PayloadReader) -> JSONValue? {
         var converted = convert(found, spec.conversion, reader: &reader)
-        if let map = spec.map, let v = converted {
+        if spec.map != nil, let v = converted {
             converted = nil
-            if case .string(let s) = v {
-                let key = DFold.folded(s, map.match)
-                if let entry = map.entries.first(where: { $0.folded == key }) {
-                    converted = .string(entry.canonical)
+            if case .string(let s) = v, let entries = spec.map?.entries, let match = spec.map?.match {
+                // By index: each spelling is compared where it is kept.
+                for i in entries.indices where DFold.matches(s, text: entries[i].folded, match) {
+                    converted = .string(entries[i].canonical)
+                    break
                 }
             }
         }
@@ -656,8 +666,13 @@ struct DContext {
         return Trigger(notificationAction: action, label: label)
     }
 
-    mutating func destination(_ rules: [DDestinationRule], reader: inout PayloadReader, behavior: inout VendorBehavior?) -> Destination {
-        for index in rules.indices where applies(rules[index].when) {
+    mutating func destination(
+        _ rules: [DDestinationRule],
+        whens: [DPredicate?],
+        reader: inout PayloadReader,
+        behavior: inout VendorBehavior?
+    ) -> Destination {
+        for index in whens.indices where applies(whens[index]) {
             let rule = rules[index]
             let result: Destination?
             switch rule.kind {
@@ -737,11 +752,10 @@ struct DContext {
         }
         var out: [Interaction.Button] = []
         var inner = self
+        let whens = spec.destinationWhens
         // Paths inside buttons read from each button: nothing of theirs is cached (and the
         // copy's writes would copy the cache).
         inner.slots = []
-        inner.memo = []
-        inner.values = []
         inner.baseDepth = found.holderDepth + 2
         for (index, element) in elements.enumerated() {
             inner.base = element.value
@@ -761,7 +775,7 @@ struct DContext {
             }
             let label = spec.label.flatMap { inner.string($0, reader: &reader) }
             var ignored: VendorBehavior?
-            let destination = inner.destination(spec.destination, reader: &reader, behavior: &ignored)
+            let destination = inner.destination(spec.destination, whens: whens, reader: &reader, behavior: &ignored)
             out.append(Interaction.Button(id: id, label: label, destination: destination))
         }
         return out
@@ -828,5 +842,80 @@ struct DContext {
             if let value { return [name: value] }
         }
         return nil
+    }
+}
+
+/// Evaluates a `recognize` predicate whose paths are all one or two keys from the root (or the
+/// action), on the input's root object as it is: no run state, no cache, nothing copied but
+/// the values tested. ``DefinitionPlan/recognizesInPlace`` says when it applies.
+struct DRecognizer {
+    let plan: DefinitionPlan
+    let root: JSONObject
+    let action: String?
+    let origin: InputEvent.NotificationOrigin?
+
+    func holds(_ p: DPredicate) -> Bool {
+        let node = plan.predicates[p.index]
+        let result: Bool
+        switch node {
+        case .always: result = true
+        case .origin(let o): result = origin == o
+        case .all(let parts):
+            result = parts.allSatisfy { holds(plan.parts[$0]) }
+        case .any(let parts):
+            result = parts.contains { holds(plan.parts[$0]) }
+        case .exists(let path), .nonEmpty(let path), .isType(let path, _), .isTrue(let path), .equals(let path, _, _),
+            .oneOf(let path, _, _), .anyKeyHasPrefix(let path, _), .hasScheme(let path, _):
+            result = Self.test(node, value(path), plan: plan)
+        }
+        return result != p.negated
+    }
+
+    /// The value at a path the plan marked readable in place.
+    func value(_ id: DPathID) -> JSONValue? {
+        guard let keys = plan.rootKeys[id.index] else {
+            // `@action`, the only other path `recognizesInPlace` admits.
+            return action.map(JSONValue.string)
+        }
+        guard let first = root[keys.first] else { return nil }
+        guard let second = keys.second else { return first }
+        guard case .object(let inner) = first else { return nil }
+        return inner[second]
+    }
+
+    /// Whether a leaf predicate holds for the value at its path (`nil`: missing). The one
+    /// definition of the leaves, for a full run and for recognition in place.
+    static func test(_ node: DPredicateNode, _ value: JSONValue?, plan: DefinitionPlan) -> Bool {
+        guard let value else {
+            // Only isTrue has an answer for a missing value other than false: also false.
+            return false
+        }
+        return test(node, present: value, plan: plan)
+    }
+
+    /// ``test(_:_:plan:)`` for a value that is there.
+    static func test(_ node: DPredicateNode, present value: JSONValue, plan: DefinitionPlan) -> Bool {
+        switch node {
+        case .exists: return !value.isNull
+        case .nonEmpty: return !DContext.isAbsent(value)
+        case .isType(_, let type): return DContext.Shape(value).is(type)
+        case .isTrue: return PayloadReader.boolean(value) == true
+        case .equals(_, let literal, let match):
+            return DContext.equal(value, plan.literals[literal], match)
+        case .oneOf(_, let literals, let match):
+            for i in literals where DContext.equal(value, plan.literals[i], match) { return true }
+            return false
+        case .anyKeyHasPrefix(_, let prefix):
+            guard case .object(let o) = value else { return false }
+            let text = plan.strings[prefix]
+            for member in o where member.key.utf8.starts(with: text.utf8) { return true }
+            return false
+        case .hasScheme(_, let schemes):
+            guard case .string(let s) = value else { return false }
+            for i in schemes where URLParts.hasScheme(plan.strings[i], s) { return true }
+            return false
+        case .always, .origin, .all, .any:
+            return false
+        }
     }
 }

@@ -676,7 +676,7 @@ struct DefinitionCompiler {
             }
             return add(.origin(origin))
         case "not":
-            return predicate(operand, at: inner, depth: depth + 1).map { add(.not($0)) }
+            return predicate(operand, at: inner, depth: depth + 1).map { DPredicate(index: $0.index, negated: !$0.negated) }
         default:  // all, any
             var parts: [DPredicate] = []
             var ok = true
@@ -1041,24 +1041,6 @@ enum DFold {
 
     @inline(__always) static func isSeparator(_ b: UInt8) -> Bool { b == 0x5F || b == 0x2D }
 
-    /// `s` folded under `match`; a short ASCII string without allocating.
-    static func folded(_ s: String, _ match: DMatch) -> String {
-        if match == .exact { return s }
-        let count = s.utf8.count
-        guard count <= 15 else { return String(decoding: fold(s, match), as: UTF8.self) }
-        let dropSeparators = match == .caseAndSeparators
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 15) { buffer in
-            var n = 0
-            for b in s.utf8 {
-                if b >= 0x80 { return String(decoding: fold(s, match), as: UTF8.self) }
-                if dropSeparators, isSeparator(b) { continue }
-                buffer[n] = b >= 0x41 && b <= 0x5A ? b | 0x20 : b
-                n += 1
-            }
-            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<n]), as: UTF8.self)
-        }
-    }
-
     /// Whether `s` folds to the folded literal `folded`.
     static func matches(_ s: String, text folded: String, _ match: DMatch) -> Bool {
         switch match {
@@ -1066,14 +1048,23 @@ enum DFold {
             return s == folded
         case .case, .caseAndSeparators:
             let dropSeparators = match == .caseAndSeparators
-            var expected = folded.utf8.makeIterator()
-            for b in s.utf8 {
-                if b >= 0x80 { return String(decoding: fold(s, match), as: UTF8.self) == folded }
-                if dropSeparators, isSeparator(b) { continue }
-                let lower = b >= 0x41 && b <= 0x5A ? b | 0x20 : b
-                guard let e = expected.next(), e == lower else { return false }
+            // Both strings' bytes in place (a short string's are copied to the stack).
+            var text = s
+            var literal = folded
+            let answer: Bool? = text.withUTF8 { bytes in
+                literal.withUTF8 { expected in
+                    var i = 0
+                    for b in bytes {
+                        if b >= 0x80 { return nil }
+                        if dropSeparators, isSeparator(b) { continue }
+                        let lower = b >= 0x41 && b <= 0x5A ? b | 0x20 : b
+                        guard i < expected.count, expected[i] == lower else { return false }
+                        i += 1
+                    }
+                    return i == expected.count
+                }
             }
-            return expected.next() == nil
+            return answer ?? (String(decoding: fold(s, match), as: UTF8.self) == folded)
         }
     }
 }

@@ -11,9 +11,13 @@ final class DefinitionPlan: Sendable {
     let recognize: DPredicate
     let named: [DValue]
     let reject: [DReject]
+    /// Each reject rule's `when`, as plain data: the loop over the rules counts no references.
+    let rejectWhens: [DPredicate]
     let trigger: [DTriggerRule]?
     let buttons: DButtons?
     let destination: [DDestinationRule]
+    /// Each destination rule's `when`, as plain data.
+    let destinationWhens: [DPredicate?]
     let behavior: [DBehaviorRule]
     let messageId: DValue?
     let payload: DPayload?
@@ -23,7 +27,7 @@ final class DefinitionPlan: Sendable {
     /// ``DPathID``, so that evaluating it copies no path.
     let paths: [DPath]
     /// The number of run-cache slots: one per cached path, then one per named value
-    /// (``namedSlotBase``).
+    /// (``namedSlotBase``), then one per memoized predicate (``memoSlots``).
     let slotCount: Int
     /// The slot of the first named value.
     let namedSlotBase: Int
@@ -36,11 +40,16 @@ final class DefinitionPlan: Sendable {
     let literals: [DLiteral]
     let strings: [String]
     let parts: [DPredicate]
-    /// For each predicate node, its slot in a run's memo of results, or `-1`: a node used more
-    /// than once outside `buttons` is evaluated once per run (a predicate reads only the
-    /// run's input, so its result cannot change within the run).
+    /// For each predicate node, the cache slot that keeps its result for the run, or `-1`: a
+    /// node used more than once outside `buttons` is evaluated once per run (a predicate reads
+    /// only the run's input, so its result cannot change within the run).
     let memoSlots: [Int]
-    let memoCount: Int
+    /// For each path of `paths` that is a named value alone (`@name`), the value's index;
+    /// otherwise `-1`.
+    let namedPaths: [Int]
+    /// Whether every path `recognize` reads is one or two keys from the root or `@action`,
+    /// so that ``DRecognizer`` can evaluate it on the input in place.
+    let recognizesInPlace: Bool
 
     init(
         reads: Set<InputKindName>,
@@ -69,9 +78,11 @@ final class DefinitionPlan: Sendable {
         self.recognize = recognize
         self.named = named
         self.reject = reject
+        self.rejectWhens = reject.map(\.when)
         self.trigger = trigger
         self.buttons = buttons
         self.destination = destination
+        self.destinationWhens = destination.map(\.when)
         self.behavior = behavior
         self.messageId = messageId
         self.payload = payload
@@ -79,7 +90,6 @@ final class DefinitionPlan: Sendable {
         self.warnings = warnings
         self.paths = paths
         self.namedSlotBase = cachedPaths
-        self.slotCount = cachedPaths + named.count
         self.rootKeys = paths.map { path in
             guard path.base == .root || path.base == .current, (1...2).contains(path.steps.count),
                 case .key(let first) = path.steps[0]
@@ -92,13 +102,35 @@ final class DefinitionPlan: Sendable {
         self.literals = tables.literals
         self.strings = tables.strings
         self.parts = tables.parts
-        var memoCount = 0
+        var slotCount = cachedPaths + named.count
         self.memoSlots = tables.nodes.indices.map { i in
             guard tables.uses[i] > 1, !tables.insideButtons[i], tables.nodes[i] != .always else { return -1 }
-            memoCount += 1
-            return memoCount - 1
+            slotCount += 1
+            return slotCount - 1
         }
-        self.memoCount = memoCount
+        self.slotCount = slotCount
+        self.namedPaths = paths.map { path in
+            guard case .reference(.named(let index)) = path.base, path.steps.isEmpty else { return -1 }
+            return index
+        }
+        let rootKeys = self.rootKeys
+        self.recognizesInPlace = Self.readsInPlace(recognize, tables: tables) { id in
+            id.slot >= 0 && (rootKeys[id.index] != nil || (paths[id.index].base == .reference(.action) && paths[id.index].steps.isEmpty))
+        }
+    }
+}
+
+extension DefinitionPlan {
+    /// Whether every path a predicate reads passes `readable`.
+    static func readsInPlace(_ p: DPredicate, tables: DPredicateTables, readable: (DPathID) -> Bool) -> Bool {
+        switch tables.nodes[p.index] {
+        case .always, .origin: return true
+        case .all(let parts), .any(let parts):
+            return parts.allSatisfy { readsInPlace(tables.parts[$0], tables: tables, readable: readable) }
+        case .exists(let path), .nonEmpty(let path), .isType(let path, _), .isTrue(let path), .equals(let path, _, _),
+            .oneOf(let path, _, _), .anyKeyHasPrefix(let path, _), .hasScheme(let path, _):
+            return readable(path)
+        }
     }
 }
 
@@ -231,6 +263,8 @@ enum DJSONType: Sendable, Hashable {
 /// references.
 struct DPredicate: Sendable, Hashable {
     var index: Int
+    /// Whether the reference is to the node's negation: `not` costs no node of its own.
+    var negated = false
     /// The predicate that always holds (the table's first node).
     static let always = DPredicate(index: 0)
 }
@@ -249,7 +283,6 @@ enum DPredicateNode: Sendable, Hashable {
     case origin(InputEvent.NotificationOrigin)
     case all(Range<Int>)
     case any(Range<Int>)
-    case not(DPredicate)
     case always
 }
 
@@ -374,6 +407,8 @@ struct DButtons: Sendable {
     var id: DValue?
     var label: DValue?
     var destination: [DDestinationRule]
+    /// Each destination rule's `when`, as plain data.
+    var destinationWhens: [DPredicate?] { destination.map(\.when) }
 }
 
 /// A payload case's handling.
