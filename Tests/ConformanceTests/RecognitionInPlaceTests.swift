@@ -1,0 +1,66 @@
+import Foundation
+@testable import TapRoute
+import TapRouteAdapters
+import TapRouteConformance
+import TapRouteTestSupport
+import Testing
+
+/// A definition whose `recognize` reads only keys near the root is evaluated on the input in
+/// place (`DRecognizer`), without the run state a full read sets up. Both must always agree:
+/// on every shipped vector's input and on their single-point mutations, for every built-in
+/// definition, the answer in place equals the answer through the run state.
+@Suite struct RecognitionInPlaceTests {
+    @Test func inPlaceAndFullRecognitionAgreeOnEveryShippedInput() throws {
+        let definitions = try AdapterRegistry.builtInDefinitions()
+            + [DefinitionFiles.load("Tests/ConformanceTests/Definitions/bird.yaml"), DefinitionFiles.load("examples/app-convention/myapp.yaml")]
+        // The fast path is the common one: most shipped definitions take it.
+        #expect(definitions.filter(\.plan.recognizesInPlace).count >= definitions.count - 2)
+        var inputs: [InputEvent] = []
+        for vector in try ShippedVectors.all().vectors {
+            guard let input = try? InputEvent(json: vector.input) else { continue }
+            inputs.append(input)
+            inputs += Self.mutations(of: input)
+        }
+        #expect(inputs.count > 1000)
+        var claimed = 0
+        for definition in definitions where definition.plan.recognizesInPlace {
+            let adapter = DefinitionAdapter(definition: definition)
+            for input in inputs {
+                let inPlace = adapter.recognizes(input)
+                var context = DContext.make(plan: definition.plan, input: input)
+                let full = context?.holds(definition.plan.recognize) ?? false
+                #expect(inPlace == full, "\(definition.id): \(input)")
+                if inPlace { claimed += 1 }
+            }
+        }
+        #expect(claimed > 100)
+    }
+
+    /// Each top-level member of the input's root removed, set to null, to "", to {} and to
+    /// its string form: the shapes recognition tests for.
+    static func mutations(of input: InputEvent) -> [InputEvent] {
+        let root: JSONObject
+        switch input.kind {
+        case .notification(let userInfo, _, _): root = userInfo
+        case .inAppMessage(let message, _): root = message
+        case .vendorEvent(let event): root = event
+        case .url, .userActivity: return []
+        }
+        var out: [InputEvent] = []
+        for (key, value) in root {
+            for replacement: JSONValue? in [nil, .null, "", [:], .string(value.jsonString())] {
+                var changed = root
+                changed[key] = replacement
+                var mutated = input
+                switch input.kind {
+                case .notification(_, let action, let origin): mutated.kind = .notification(userInfo: changed, action: action, origin: origin)
+                case .inAppMessage(_, let action): mutated.kind = .inAppMessage(message: changed, action: action)
+                case .vendorEvent: mutated.kind = .vendorEvent(changed)
+                case .url, .userActivity: continue
+                }
+                out.append(mutated)
+            }
+        }
+        return out
+    }
+}
