@@ -1,9 +1,10 @@
 import Foundation
-@testable import TapRoute
 import TapRouteAdapters
 import TapRouteConformance
 import TapRouteTestSupport
 import Testing
+
+@testable import TapRoute
 
 /// A definition whose `recognize` reads only keys near the root is evaluated on the input in
 /// place (`DRecognizer`), without the run state a full read sets up. Both must always agree:
@@ -11,8 +12,12 @@ import Testing
 /// definition, the answer in place equals the answer through the run state.
 @Suite struct RecognitionInPlaceTests {
     @Test func inPlaceAndFullRecognitionAgreeOnEveryShippedInput() throws {
-        let definitions = try AdapterRegistry.builtInDefinitions()
-            + [DefinitionFiles.load("Tests/ConformanceTests/Definitions/bird.yaml"), DefinitionFiles.load("examples/app-convention/myapp.yaml")]
+        let definitions =
+            try AdapterRegistry.builtInDefinitions()
+            + [
+                DefinitionFiles.load("Tests/ConformanceTests/Definitions/bird.yaml"),
+                DefinitionFiles.load("examples/app-convention/myapp.yaml"),
+            ]
         // The fast path is the common one: most shipped definitions take it.
         #expect(definitions.filter(\.plan.recognizesInPlace).count >= definitions.count - 2)
         var inputs: [InputEvent] = []
@@ -36,8 +41,8 @@ import Testing
         #expect(claimed > 100)
     }
 
-    /// Each top-level member of the input's root removed, set to null, to "", to {} and to
-    /// its string form: the shapes recognition tests for.
+    /// Each member of the input's root, and of each object in it, removed, set to null, to "",
+    /// to {} and to its string form: the shapes recognition tests for.
     static func mutations(of input: InputEvent) -> [InputEvent] {
         let root: JSONObject
         switch input.kind {
@@ -46,14 +51,31 @@ import Testing
         case .vendorEvent(let event): root = event
         case .url, .userActivity: return []
         }
-        var out: [InputEvent] = []
+        var roots: [JSONObject] = []
         for (key, value) in root {
             for replacement: JSONValue? in [nil, .null, "", [:], .string(value.jsonString())] {
                 var changed = root
                 changed[key] = replacement
+                roots.append(changed)
+            }
+            guard case .object(let inner) = value else { continue }
+            for (innerKey, innerValue) in inner {
+                for replacement: JSONValue? in [nil, .null, "", [:], .string(innerValue.jsonString())] {
+                    var changedInner = inner
+                    changedInner[innerKey] = replacement
+                    var changed = root
+                    changed[key] = .object(changedInner)
+                    roots.append(changed)
+                }
+            }
+        }
+        var out: [InputEvent] = []
+        for changed in roots {
+            do {
                 var mutated = input
                 switch input.kind {
-                case .notification(_, let action, let origin): mutated.kind = .notification(userInfo: changed, action: action, origin: origin)
+                case .notification(_, let action, let origin):
+                    mutated.kind = .notification(userInfo: changed, action: action, origin: origin)
                 case .inAppMessage(_, let action): mutated.kind = .inAppMessage(message: changed, action: action)
                 case .vendorEvent: mutated.kind = .vendorEvent(changed)
                 case .url, .userActivity: continue
