@@ -15,7 +15,7 @@ public struct DefinitionAdapter: PayloadAdapter {
     /// The definition it runs.
     public var definition: AdapterDefinition { held.definition }
     /// The definition's id.
-    public var id: String { held.definition.id }
+    public var id: String { held.id }
     /// The definition's summary.
     public var summary: String { held.definition.summary }
     private var plan: DefinitionPlan { held.plan }
@@ -26,9 +26,13 @@ public struct DefinitionAdapter: PayloadAdapter {
     private final class Held: Sendable {
         let definition: AdapterDefinition
         let plan: DefinitionPlan
+        /// The id on its own: the registry asks for it on every input, and reading it through
+        /// `definition` would copy the whole definition.
+        let id: String
         init(_ definition: AdapterDefinition) {
             self.definition = definition
             self.plan = definition.plan
+            self.id = definition.id
         }
     }
 
