@@ -12,7 +12,7 @@ import Yams
 ///
 /// ```swift
 /// let configuration = try YAMLConfiguration.load(contentsOf: "config.yaml")
-/// let registry = try AdapterRegistry(configuration: configuration, adapterTypes: AdapterRegistry.builtInAdapterTypes)
+/// let registry = try AdapterRegistry.builtIn(configuration: configuration)   // TapRouteAdapters
 /// ```
 public enum YAMLConfiguration {
     /// The largest configuration accepted, in bytes of UTF-8: 1 MiB (a real one is a few
