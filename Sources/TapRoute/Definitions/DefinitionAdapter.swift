@@ -684,24 +684,30 @@ struct DContext {
             case .none: result = Destination.none
             case .button:
                 result = action.flatMap { id in buttons.first { $0.id == id }?.destination }
-            case .clickAction(let spec):
-                result = string(spec, reader: &reader).map(Destination.clickAction)
-            case .screen(let spec, let parameters, let urlSpec):
-                if let name = string(spec, reader: &reader) {
+            case .clickAction:
+                result = rule.value.flatMap { string($0, reader: &reader) }.map(Destination.clickAction)
+            case .screen:
+                if let spec = rule.value, let name = string(spec, reader: &reader) {
                     var pairs: [(String, String)] = []
-                    for (pname, pspec) in parameters {
+                    for (pname, pspec) in rule.parameters {
                         if let v = string(pspec, reader: &reader) { pairs.append((pname, v)) }
                     }
-                    result = .screen(name: name, parameters: ScreenParameters(pairs), url: urlSpec.flatMap { string($0, reader: &reader) })
+                    result = .screen(
+                        name: name,
+                        parameters: ScreenParameters(pairs),
+                        url: rule.screenURL.flatMap { string($0, reader: &reader) }
+                    )
                 } else {
                     result = nil
                 }
-            case .url(let spec, let targetSpec, let fixed):
-                var target = fixed
-                if let targetSpec, case .string(let t)? = evaluate(targetSpec, reader: &reader), let parsed = URLTarget(rawValue: t) {
+            case .url:
+                var target = rule.fixedTarget
+                if let targetSpec = rule.target, case .string(let t)? = evaluate(targetSpec, reader: &reader),
+                    let parsed = URLTarget(rawValue: t)
+                {
                     target = parsed
                 }
-                result = url(spec, rule: rule, reader: &reader).map { .url($0, target: target) }
+                result = rule.value.flatMap { url($0, rule: rule, reader: &reader) }.map { .url($0, target: target) }
             }
             if let result {
                 if let w = rule.warn { reader.warn(w.code, render(w.message, extras: .none)) }

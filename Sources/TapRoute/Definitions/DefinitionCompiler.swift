@@ -860,7 +860,7 @@ struct DefinitionCompiler {
             fail("\(key) applies only to a screen rule", at: path.appending(key))
             ok = false
         }
-        let kind: DDestinationRule.Kind
+        let kind: DDestinationRule.Spec
         switch parts.kind {
         case "url", "inAppBrowser":
             guard let v = value(parts.operand, at: inner) else { return nil }
@@ -955,7 +955,7 @@ struct DefinitionCompiler {
         guard ok else { return nil }
         return DDestinationRule(
             when: parts.when,
-            kind: kind,
+            spec: kind,
             ifAbsent: ifAbsent,
             missing: missing,
             empty: empty,

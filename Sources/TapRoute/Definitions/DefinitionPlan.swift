@@ -357,7 +357,8 @@ enum DIfAbsent: Sendable {
 
 /// A destination rule.
 final class DDestinationRule: Sendable {
-    enum Kind: Sendable {
+    /// What the compiler reads a rule into.
+    enum Spec {
         case url(DValue, target: DValue?, fixedTarget: URLTarget)
         case screen(DValue, parameters: [(name: String, value: DValue)], url: DValue?)
         case clickAction(DValue)
@@ -365,8 +366,25 @@ final class DDestinationRule: Sendable {
         case app
         case none
     }
+    /// What the rule gives. The values are fields of their own rather than an enum's payloads:
+    /// an enum whose cases each hold a class packs its case into the pointers' spare bits, and
+    /// a plan that lives as long as the process (the built-in definitions) would then hold
+    /// pointers a leak checker cannot follow.
+    enum Kind: Sendable {
+        case url, screen, clickAction, button, app, none
+    }
     let when: DPredicate?
     let kind: Kind
+    /// The URL, the screen name or the click action.
+    let value: DValue?
+    /// The URL's target, read from the input (`url` rules).
+    let target: DValue?
+    /// The URL's target when `target` gives none.
+    let fixedTarget: URLTarget
+    /// The screen's parameters.
+    let parameters: [(name: String, value: DValue)]
+    /// The screen's URL.
+    let screenURL: DValue?
     let ifAbsent: DIfAbsent
     let missing: DWarning?
     let empty: DWarning?
@@ -376,7 +394,7 @@ final class DDestinationRule: Sendable {
 
     init(
         when: DPredicate?,
-        kind: Kind,
+        spec: Spec,
         ifAbsent: DIfAbsent,
         missing: DWarning?,
         empty: DWarning?,
@@ -385,7 +403,22 @@ final class DDestinationRule: Sendable {
         behavior: VendorBehavior?
     ) {
         self.when = when
-        self.kind = kind
+        switch spec {
+        case .url(let value, let target, let fixedTarget):
+            (kind, self.value, self.target, self.fixedTarget) = (.url, value, target, fixedTarget)
+            (parameters, screenURL) = ([], nil)
+        case .screen(let value, let parameters, let url):
+            (kind, self.value, target, fixedTarget) = (.screen, value, nil, .app)
+            (self.parameters, screenURL) = (parameters, url)
+        case .clickAction(let value):
+            (kind, self.value, target, fixedTarget, parameters, screenURL) = (.clickAction, value, nil, .app, [], nil)
+        case .button:
+            (kind, value, target, fixedTarget, parameters, screenURL) = (.button, nil, nil, .app, [], nil)
+        case .app:
+            (kind, value, target, fixedTarget, parameters, screenURL) = (.app, nil, nil, .app, [], nil)
+        case .none:
+            (kind, value, target, fixedTarget, parameters, screenURL) = (.none, nil, nil, .app, [], nil)
+        }
         self.ifAbsent = ifAbsent
         self.missing = missing
         self.empty = empty
