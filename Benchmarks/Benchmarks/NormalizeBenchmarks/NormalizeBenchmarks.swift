@@ -46,10 +46,15 @@ let definitionTexts: [(path: String, text: String)] =
 
 /// The built-in definition files, `adapters/<Vendor>/<id>.yaml`, in path order.
 func builtInDefinitionPaths() -> [String] {
-    let folders = (try? FileManager.default.contentsOfDirectory(atPath: repository + "/adapters")) ?? []
-    return folders.sorted().flatMap { folder in
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: repository + "/adapters/" + folder)) ?? []
-        return files.filter { $0.hasSuffix(".yaml") }.sorted().map { "adapters/\(folder)/\($0)" }
+    func list(_ directory: String) -> [String] {
+        do {
+            return try FileManager.default.contentsOfDirectory(atPath: repository + "/" + directory).sorted()
+        } catch {
+            fatalError("cannot list \(repository)/\(directory): \(error)")
+        }
+    }
+    return list("adapters").flatMap { folder in
+        list("adapters/" + folder).filter { $0.hasSuffix(".yaml") }.map { "adapters/\(folder)/\($0)" }
     }
 }
 

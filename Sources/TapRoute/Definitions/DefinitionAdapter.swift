@@ -101,7 +101,7 @@ public struct DefinitionAdapter: PayloadAdapter {
         context.buttons = buttons
         let trigger = context.trigger()
         var behavior: VendorBehavior?
-        let destination = context.destination(plan.destination, whens: plan.destinationWhens, reader: &reader, behavior: &behavior)
+        let destination = context.destination(plan.destination, reader: &reader, behavior: &behavior)
         if behavior == nil {
             for rule in plan.behavior where context.applies(rule.when) {
                 behavior = rule.behavior
@@ -670,14 +670,9 @@ struct DContext {
         return Trigger(notificationAction: action, label: label)
     }
 
-    mutating func destination(
-        _ rules: [DDestinationRule],
-        whens: [DPredicate?],
-        reader: inout PayloadReader,
-        behavior: inout VendorBehavior?
-    ) -> Destination {
-        for index in whens.indices where applies(whens[index]) {
-            let rule = rules[index]
+    mutating func destination(_ list: DDestinationRules, reader: inout PayloadReader, behavior: inout VendorBehavior?) -> Destination {
+        for index in list.whens.indices where applies(list.whens[index]) {
+            let rule = list.rules[index]
             let result: Destination?
             switch rule.kind {
             case .app: result = .app
@@ -762,7 +757,6 @@ struct DContext {
         }
         var out: [Interaction.Button] = []
         var inner = self
-        let whens = spec.destinationWhens
         // Paths inside buttons read from each button: nothing of theirs is cached (and the
         // copy's writes would copy the cache).
         inner.slots = []
@@ -785,7 +779,7 @@ struct DContext {
             }
             let label = spec.label.flatMap { inner.string($0, reader: &reader) }
             var ignored: VendorBehavior?
-            let destination = inner.destination(spec.destination, whens: whens, reader: &reader, behavior: &ignored)
+            let destination = inner.destination(spec.destination, reader: &reader, behavior: &ignored)
             out.append(Interaction.Button(id: id, label: label, destination: destination))
         }
         return out

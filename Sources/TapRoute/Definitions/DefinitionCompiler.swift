@@ -58,31 +58,25 @@ struct DefinitionCompiler {
         return id
     }
 
-    /// The range of the literal table holding `literals`, added once.
+    /// The range of `table` holding `items`, appended the first time that list is seen.
+    static func intern<T: Hashable>(_ items: [T], in table: inout [T], seen: inout [[T]: Range<Int>]) -> Range<Int> {
+        if let range = seen[items] { return range }
+        let range = table.count..<table.count + items.count
+        table += items
+        seen[items] = range
+        return range
+    }
+
     mutating func intern(literals: [DLiteral]) -> Range<Int> {
-        if let range = literalLists[literals] { return range }
-        let start = tables.literals.count
-        tables.literals += literals
-        literalLists[literals] = start..<tables.literals.count
-        return start..<tables.literals.count
+        Self.intern(literals, in: &tables.literals, seen: &literalLists)
     }
 
-    /// The range of the string table holding `strings`, added once.
     mutating func intern(strings: [String]) -> Range<Int> {
-        if let range = stringLists[strings] { return range }
-        let start = tables.strings.count
-        tables.strings += strings
-        stringLists[strings] = start..<tables.strings.count
-        return start..<tables.strings.count
+        Self.intern(strings, in: &tables.strings, seen: &stringLists)
     }
 
-    /// The range of the parts table holding `parts`, added once.
     mutating func intern(parts: [DPredicate]) -> Range<Int> {
-        if let range = partLists[parts] { return range }
-        let start = tables.parts.count
-        tables.parts += parts
-        partLists[parts] = start..<tables.parts.count
-        return start..<tables.parts.count
+        Self.intern(parts, in: &tables.parts, seen: &partLists)
     }
 
     struct InternedPath: Hashable {
@@ -973,7 +967,7 @@ struct DefinitionCompiler {
         let id = o["id"].flatMap { value($0, at: path.appending("id"), defaultConversion: .text) }
         let label = o["label"].flatMap { value($0, at: path.appending("label")) }
         let destination = o["destination"].map { destinationRules($0, at: path.appending("destination")) } ?? []
-        return DButtons(from: from, id: id, label: label, destination: destination)
+        return DButtons(from: from, id: id, label: label, destination: DDestinationRules(destination))
     }
 
     mutating func payloadCase(_ json: JSONValue?, allowsReject: Bool, at path: KeyPath) -> DPayloadCase {

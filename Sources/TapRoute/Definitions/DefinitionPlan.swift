@@ -15,9 +15,7 @@ final class DefinitionPlan: Sendable {
     let rejectWhens: [DPredicate]
     let trigger: [DTriggerRule]?
     let buttons: DButtons?
-    let destination: [DDestinationRule]
-    /// Each destination rule's `when`, as plain data.
-    let destinationWhens: [DPredicate?]
+    let destination: DDestinationRules
     let behavior: [DBehaviorRule]
     let messageId: DValue?
     let payload: DPayload?
@@ -81,8 +79,7 @@ final class DefinitionPlan: Sendable {
         self.rejectWhens = reject.map(\.when)
         self.trigger = trigger
         self.buttons = buttons
-        self.destination = destination
-        self.destinationWhens = destination.map(\.when)
+        self.destination = DDestinationRules(destination)
         self.behavior = behavior
         self.messageId = messageId
         self.payload = payload
@@ -439,9 +436,19 @@ struct DButtons: Sendable {
     var from: DPath
     var id: DValue?
     var label: DValue?
-    var destination: [DDestinationRule]
-    /// Each destination rule's `when`, as plain data.
-    var destinationWhens: [DPredicate?] { destination.map(\.when) }
+    var destination: DDestinationRules
+}
+
+/// Ordered destination rules, with each rule's `when` kept as plain data so that trying the
+/// rules counts no references; a rule itself is read only when it applies.
+struct DDestinationRules: Sendable {
+    let rules: [DDestinationRule]
+    let whens: [DPredicate?]
+
+    init(_ rules: [DDestinationRule]) {
+        self.rules = rules
+        self.whens = rules.map(\.when)
+    }
 }
 
 /// A payload case's handling.
