@@ -88,6 +88,39 @@ import Testing
         #expect(!adapter.recognizes(try Self.push(#"{"a": "STRASSE"}"#)))
     }
 
+    /// `oneOf` and a value's `map` fold the text once and compare it with every spelling; the
+    /// answer must be the one comparing spelling by spelling gives, for every kind of text.
+    @Test func oneOfAndMapsAnswerAsComparingEachSpellingWould() throws {
+        let long = String(repeating: "a", count: 64)
+        let values = #"[1, null, "\#(long)", "open_app", "x", "straße", true]"#
+        let cases: [(match: String, text: String, expected: Bool)] = [
+            ("caseAndSeparators", "Open-App", true), ("caseAndSeparators", "OPENAPP", true),
+            ("caseAndSeparators", "open app", false), ("case", "Open-App", false), ("case", "OPEN_APP", true),
+            ("exact", "OPEN_APP", false), ("exact", "open_app", true),
+            ("case", long.uppercased(), true), ("case", long + "a", false), ("caseAndSeparators", "_" + long + "-", true),
+            ("case", "STRAßE", true), ("case", "x\\u0000", false), ("case", "", false), ("case", "1", false),
+            ("case", "true", false),
+        ]
+        for c in cases {
+            let adapter = try Self.adapter(#"{"recognize": {"oneOf": {"path": "a", "values": \#(values), "match": "\#(c.match)"}}}"#)
+            #expect(adapter.recognizes(try Self.push(#"{"a": "\#(c.text)"}"#)) == c.expected, "\(c.match) \(c.text)")
+        }
+        let adapter = try Self.adapter(#"{"recognize": {"oneOf": {"path": "a", "values": \#(values)}}}"#)
+        #expect(adapter.recognizes(try Self.push(#"{"a": 1}"#)))
+        #expect(adapter.recognizes(try Self.push(#"{"a": true}"#)))
+        #expect(!adapter.recognizes(try Self.push(#"{"a": 2}"#)))
+        // A map folds once too: the first spelling that matches gives the value.
+        let mapped = try Self.adapter(
+            #"""
+            {"recognize": {"all": []},
+             "values": {"kind": {"path": "k", "map": {"OPEN": ["open-app", "OPEN_APP"], "URL": ["url"]}, "match": "caseAndSeparators"}},
+             "destination": [{"when": {"equals": {"path": "@kind", "to": "URL"}}, "url": "u"}, {"app": true}]}
+            """#
+        )
+        #expect(try mapped.read(Self.push(#"{"k": "U-R-L", "u": "https://example.com/x"}"#)).destination.url == "https://example.com/x")
+        #expect(try mapped.read(Self.push(#"{"k": "ü-r-l", "u": "https://example.com/x"}"#)).destination == .app)
+    }
+
     @Test func onlyTheKindsItReadsAreRecognized() throws {
         let adapter = try Self.adapter(#"{"recognize": {"all": []}}"#, reads: #"["inAppMessage"]"#)
         #expect(!adapter.recognizes(try Self.push("{}")))

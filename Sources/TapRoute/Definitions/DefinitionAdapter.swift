@@ -87,8 +87,28 @@ public struct DefinitionAdapter: PayloadAdapter {
                 "the \(definition.id) definition reads \(plan.reads.map(\.rawValue).sorted().joined(separator: ", ")), not \(input.kind.name)"
             )
         }
-        // Each path outside `buttons`, and each named value, is read once per run and kept.
-        context.slots = Array(repeating: .unresolved, count: plan.slotCount)
+        // Each path outside `buttons`, and each named value, is read once per run and kept, in
+        // slots on the stack (the heap when there are many): no allocation, and no copy-on-write
+        // check on each write.
+        let result: Result<AdapterResult, NormalizationError> = withUnsafeTemporaryAllocation(
+            of: DContext.Slot.self,
+            capacity: plan.slotCount
+        ) { slots in
+            slots.initialize(repeating: .unresolved)
+            defer { _ = slots.deinitialize() }
+            context.slots = slots
+            defer { context.slots = DContext.noSlots }
+            do throws(NormalizationError) {
+                return .success(try run(&context, reader: &reader))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Runs the plan with the run state's slots in place.
+    private func run(_ context: inout DContext, reader: inout PayloadReader) throws(NormalizationError) -> AdapterResult {
         // The rules' conditions are plain data; a rule itself is read only when it applies.
         for index in plan.rejectWhens.indices where context.holds(plan.rejectWhens[index]) {
             // The first reject rule that holds fails the input.
@@ -150,9 +170,15 @@ struct DContext {
     var key: String?
     var buttons: [Interaction.Button] = []
     /// This run's cache: the value of each cached path (``DPathID/slot``), then of each named
-    /// value (from ``DefinitionPlan/namedSlotBase``), then each memoized predicate's result
-    /// (``DefinitionPlan/memoSlots``). Empty when the run caches nothing.
-    var slots: [Slot] = []
+    /// value (from ``DefinitionPlan/namedSlotBase``), then the result of each memoized
+    /// predicate past the first 64 (``DefinitionPlan/memo``). Empty when the run caches nothing.
+    var slots: UnsafeMutableBufferPointer<Slot> = DContext.noSlots
+    /// No slots: recognition, the paths inside `buttons`, and a run outside ``DefinitionAdapter/read(_:using:)``.
+    static var noSlots: UnsafeMutableBufferPointer<Slot> { UnsafeMutableBufferPointer(start: nil, count: 0) }
+    /// The results of the first 64 memoized predicates (``DefinitionPlan/memo``): a node's bit
+    /// is set in one word once it has been evaluated in this run.
+    var memoHolds: UInt64 = 0
+    var memoFails: UInt64 = 0
 
     /// A cache slot: a value and its shape, so that type and emptiness tests read only the
     /// shape. `value` is `null` while the slot is unresolved or the value missing.
@@ -184,7 +210,7 @@ struct DContext {
     /// What a predicate needs to know of a value without reading it.
     enum Shape: UInt8 {
         case unresolved, missing, null, bool, number, emptyString, string, emptyObject, object, emptyArray, array
-        /// A memoized predicate's result (``DefinitionPlan/memoSlots``).
+        /// A memoized predicate's result (``DefinitionPlan/memo``).
         case holds, fails
 
         init(_ value: JSONValue) {
@@ -430,15 +456,25 @@ struct DContext {
     // MARK: - Predicates
 
     mutating func holds(_ p: DPredicate) -> Bool {
-        let m = plan.memoSlots[p.index]
-        guard m >= 0, m < slots.count else { return evaluate(p) != p.negated }
-        switch slots[m].shape {
+        let m = plan.memo[p.index]
+        if m < 0 { return evaluate(p) != p.negated }
+        if m < 64 {
+            let bit: UInt64 = 1 << UInt64(m)
+            if memoHolds & bit != 0 { return !p.negated }
+            if memoFails & bit != 0 { return p.negated }
+            let result = evaluate(p)
+            if result { memoHolds |= bit } else { memoFails |= bit }
+            return result != p.negated
+        }
+        let slot = plan.memoSlotBase + m - 64
+        guard slot < slots.count else { return evaluate(p) != p.negated }
+        switch slots[slot].shape {
         case .holds: return !p.negated
         case .fails: return p.negated
         default: break
         }
         let result = evaluate(p)
-        slots[m].shape = result ? .holds : .fails
+        slots[slot].shape = result ? .holds : .fails
         return result != p.negated
     }
 
@@ -531,9 +567,8 @@ struct DContext {
             converted = nil
             if case .string(let s) = v, let entries = spec.map?.entries, let match = spec.map?.match {
                 // By index: each spelling is compared where it is kept.
-                for i in entries.indices where DFold.matches(s, text: entries[i].folded, match) {
+                if let i = DFold.first(s, match, count: entries.count, literal: { entries[$0].folded }) {
                     converted = .string(entries[i].canonical)
-                    break
                 }
             }
         }
@@ -759,7 +794,7 @@ struct DContext {
         var inner = self
         // Paths inside buttons read from each button: nothing of theirs is cached (and the
         // copy's writes would copy the cache).
-        inner.slots = []
+        inner.slots = DContext.noSlots
         inner.baseDepth = found.holderDepth + 2
         for (index, element) in elements.enumerated() {
             inner.base = element.value
@@ -907,6 +942,16 @@ struct DRecognizer {
         case .equals(_, let literal, let match):
             return DContext.equal(value, plan.literals[literal], match)
         case .oneOf(_, let literals, let match):
+            if case .string(let s) = value {
+                // The text is folded once for all the literals; no string equals a literal
+                // that is not one.
+                let literalTable = plan.literals
+                return DFold.first(s, match, count: literals.count) { i in
+                    let literal = literalTable[literals.lowerBound + i]
+                    guard case .string = literal.value else { return nil }
+                    return literal.folded
+                } != nil
+            }
             for i in literals where DContext.equal(value, plan.literals[i], match) { return true }
             return false
         case .anyKeyHasPrefix(_, let prefix):

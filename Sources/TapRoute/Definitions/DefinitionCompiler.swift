@@ -1035,6 +1035,38 @@ enum DFold {
 
     @inline(__always) static func isSeparator(_ b: UInt8) -> Bool { b == 0x5F || b == 0x2D }
 
+    /// The index of the first of `count` folded literals (`literal(i)`; `nil` for one that is
+    /// not a string) that `s` folds to, or `nil` when none does. An ASCII `s` of up to 64 bytes
+    /// is folded once, on the stack, and compared with each; any other is compared literal by
+    /// literal with ``matches(_:text:_:)``.
+    static func first(_ s: String, _ match: DMatch, count: Int, literal: (Int) -> String?) -> Int? {
+        if match != .exact, s.utf8.count <= 64 {
+            var text = s
+            let answer: Int?? = text.withUTF8 { bytes in
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer in
+                    var n = 0
+                    for b in bytes {
+                        if b >= 0x80 { return nil }
+                        if match == .caseAndSeparators, isSeparator(b) { continue }
+                        buffer[n] = b >= 0x41 && b <= 0x5A ? b | 0x20 : b
+                        n += 1
+                    }
+                    let folded = UnsafeBufferPointer(rebasing: buffer[..<n])
+                    for i in 0..<count {
+                        guard var expected = literal(i), expected.utf8.count == n else { continue }
+                        if expected.withUTF8({ $0.elementsEqual(folded) }) { return .some(i) }
+                    }
+                    return .some(nil)
+                }
+            }
+            if let answer { return answer }
+        }
+        for i in 0..<count {
+            if let expected = literal(i), matches(s, text: expected, match) { return i }
+        }
+        return nil
+    }
+
     /// Whether `s` folds to the folded literal `folded`.
     static func matches(_ s: String, text folded: String, _ match: DMatch) -> Bool {
         switch match {

@@ -25,7 +25,7 @@ final class DefinitionPlan: Sendable {
     /// ``DPathID``, so that evaluating it copies no path.
     let paths: [DPath]
     /// The number of run-cache slots: one per cached path, then one per named value
-    /// (``namedSlotBase``), then one per memoized predicate (``memoSlots``).
+    /// (``namedSlotBase``), then one per memoized predicate past the first 64 (``memo``).
     let slotCount: Int
     /// The slot of the first named value.
     let namedSlotBase: Int
@@ -38,10 +38,13 @@ final class DefinitionPlan: Sendable {
     let literals: [DLiteral]
     let strings: [String]
     let parts: [DPredicate]
-    /// For each predicate node, the cache slot that keeps its result for the run, or `-1`: a
-    /// node used more than once outside `buttons` is evaluated once per run (a predicate reads
-    /// only the run's input, so its result cannot change within the run).
-    let memoSlots: [Int]
+    /// For each predicate node, where the run keeps its result, or `-1`: a node used more than
+    /// once outside `buttons` is evaluated once per run (a predicate reads only the run's input,
+    /// so its result cannot change within the run). Below 64 it is a bit of the run's two
+    /// result words; from 64 on, the cache slot `value - 64 + memoSlotBase`.
+    let memo: [Int]
+    /// The slot of the first memoized predicate kept in a slot (the 65th).
+    let memoSlotBase: Int
     /// For each path of `paths` that is a named value alone (`@name`), the value's index;
     /// otherwise `-1`.
     let namedPaths: [Int]
@@ -99,13 +102,14 @@ final class DefinitionPlan: Sendable {
         self.literals = tables.literals
         self.strings = tables.strings
         self.parts = tables.parts
-        var slotCount = cachedPaths + named.count
-        self.memoSlots = tables.nodes.indices.map { i in
+        var memoCount = 0
+        self.memo = tables.nodes.indices.map { i in
             guard tables.uses[i] > 1, !tables.insideButtons[i], tables.nodes[i] != .always else { return -1 }
-            slotCount += 1
-            return slotCount - 1
+            memoCount += 1
+            return memoCount - 1
         }
-        self.slotCount = slotCount
+        self.memoSlotBase = cachedPaths + named.count
+        self.slotCount = memoSlotBase + max(0, memoCount - 64)
         self.namedPaths = paths.map { path in
             guard case .reference(.named(let index)) = path.base, path.steps.isEmpty else { return -1 }
             return index
