@@ -18,7 +18,7 @@ public struct DefinitionAdapter: PayloadAdapter {
     public var id: String { held.id }
     /// The definition's summary.
     public var summary: String { held.definition.summary }
-    private var plan: DefinitionPlan { held.plan }
+    var plan: DefinitionPlan { held.plan }
     /// The definition and its plan behind one reference, so that the adapter is one word
     /// and passing it around (the registry, protocol witnesses) copies no fields.
     private let held: Held

@@ -5,7 +5,7 @@ struct DefinitionCompiler {
 
     static let topLevelKeys = [
         "version", "id", "summary", "reads", "channel", "recognize", "values", "reject", "trigger", "buttons",
-        "destination", "behavior", "messageId", "payload", "tracking", "warnings",
+        "destination", "behavior", "messageId", "payload", "tracking", "warnings", "encode",
     ]
     static let builtInReferences = ["action", "url", "key"]
 
@@ -343,6 +343,8 @@ struct DefinitionCompiler {
                 if let when, let warning { warnings.append(DWarningRule(when: when, warning: warning)) }
             }
         }
+        var encoding: DEncoding?
+        if let v = doc["encode"] { encoding = self.encoding(v, at: ["encode"]) }
         let plan = DefinitionPlan(
             reads: reads,
             channel: channel,
@@ -359,7 +361,8 @@ struct DefinitionCompiler {
             warnings: warnings,
             paths: pathTable,
             cachedPaths: cachedPaths,
-            tables: tables
+            tables: tables,
+            encoding: encoding
         )
         return (id, summary, plan)
     }

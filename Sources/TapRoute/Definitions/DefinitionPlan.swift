@@ -21,6 +21,8 @@ final class DefinitionPlan: Sendable {
     let payload: DPayload?
     let tracking: [(name: String, value: DValue)]
     let warnings: [DWarningRule]
+    /// The `encode` section, when there is one.
+    let encoding: DEncoding?
     /// Every path the predicates and values read, interned: a rule refers to one by
     /// ``DPathID``, so that evaluating it copies no path.
     let paths: [DPath]
@@ -68,8 +70,10 @@ final class DefinitionPlan: Sendable {
         warnings: [DWarningRule],
         paths: [DPath],
         cachedPaths: Int,
-        tables: DPredicateTables
+        tables: DPredicateTables,
+        encoding: DEncoding? = nil
     ) {
+        self.encoding = encoding
         self.reads = reads
         self.readsNotification = reads.contains(.notification)
         self.readsInAppMessage = reads.contains(.inAppMessage)

@@ -183,6 +183,9 @@ public struct ModelDecodingError: Error, Sendable, Hashable, CustomStringConvert
         case notOneOf(String, allowed: [String])
         /// A key the model does not have.
         case unknownKey(String)
+        /// A value of the right type that the model does not accept, and why (an empty or
+        /// repeated button id in an ``OutgoingMessage``).
+        case invalidValue(String)
     }
 
     /// The JSONPath-style location of the problem, such as `$.destination.target`.
@@ -205,6 +208,7 @@ public struct ModelDecodingError: Error, Sendable, Hashable, CustomStringConvert
         case .unknownDestinationType(let type): "unknown destination type '\(type)'"
         case .notOneOf(let value, let allowed): "'\(value)' is not one of \(allowed.map { "'\($0)'" }.joined(separator: ", "))"
         case .unknownKey(let key): "unknown key '\(key)'"
+        case .invalidValue(let reason): reason
         }
     }
 

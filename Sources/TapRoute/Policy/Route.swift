@@ -238,6 +238,52 @@ public struct Route: Sendable, Hashable {
     }
 }
 
+extension Route {
+    /// A URL this route matches with exactly `parameters`: each capture filled with its
+    /// parameter (percent-encoded), the parameters no capture takes as query items in order,
+    /// and nothing for a trailing `*`. `nil` when a capture has no parameter or an empty one
+    /// (an empty path segment is ignored, so it cannot carry a value).
+    ///
+    /// `campaigndemoapp://products/{id}` with `id=42`, `ref=push` →
+    /// `campaigndemoapp://products/42?ref=push`.
+    public func url(for parameters: ScreenParameters) -> String? {
+        var url = scheme + ":"
+        if let host { url += "//" + host }
+        var used: Set<String> = []
+        for segment in segments {
+            switch segment {
+            case .literal(let literal): url += "/" + literal
+            case .capture(let name):
+                guard let value = parameters[name], !value.isEmpty else { return nil }
+                used.insert(name)
+                url += "/" + Self.percentEncoded(value)
+            }
+        }
+        let query = parameters.filter { !used.contains($0.name) }
+        if !query.isEmpty {
+            url += "?" + query.map { Self.percentEncoded($0.name) + "=" + Self.percentEncoded($0.value) }.joined(separator: "&")
+        }
+        return url
+    }
+
+    /// `text` with every byte but RFC 3986's unreserved ones percent-encoded.
+    static func percentEncoded(_ text: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        for b in text.utf8 {
+            switch b {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.append(b)
+            default:
+                out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 0x0F)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
 extension String {
     /// The pattern with `{` and `}` replaced by harmless characters, so it parses as a URL.
     fileprivate func replacingBraces() -> String {

@@ -1,0 +1,400 @@
+/// A definition's `encode` section compiled: the kind of input its SDK hands the app, what
+/// the vendor can express, and the payload as a template (docs/declarative-adapters.md,
+/// "encode").
+struct DEncoding: Sendable {
+    var kind: InputKindName
+    var capabilities: EncodingCapabilities
+    var payload: DPayloadTemplate
+}
+
+/// A payload template: JSON whose strings may name the message's fields (`"{url}"`), with
+/// a few `$` constructs. Rendering walks the template once (and the buttons once per
+/// `$each`), so its cost is bounded by the definition's size times the message's.
+indirect enum DPayloadTemplate: Sendable {
+    /// A JSON value copied as it is.
+    case literal(JSONValue)
+    /// `"{name}"`: the field's value (any JSON type); absent when the field is.
+    case field(DField)
+    /// Text with fields in it (`"https://x/{screen}"`): absent when one of them is.
+    case text([DTextPart])
+    /// An object: each member's template, and the object fields spread into it (`$merge`).
+    case object(members: [(key: String, value: DPayloadTemplate)], merge: [DField])
+    /// A list: the elements that are not absent.
+    case array([DPayloadTemplate])
+    /// `$each: buttons`: one rendering of `item` per button, as a list or, with `key`, as an
+    /// object keyed by the rendered key; absent when there are no buttons.
+    case each(item: DPayloadTemplate, key: DPayloadTemplate?)
+    /// `$case`: the template for the field's value; absent for a value without one.
+    case choice(DField, [String: DPayloadTemplate])
+    /// `$json`: the rendered template as JSON text in a string.
+    case json(DPayloadTemplate)
+}
+
+/// A part of a ``DPayloadTemplate/text(_:)``.
+enum DTextPart: Sendable {
+    case literal(String)
+    case field(DField)
+}
+
+/// A message field a template names; `button.…` ones only inside `$each`.
+enum DField: String, Sendable, CaseIterable {
+    case title, body, messageId, data, url, screen, parameters, clickAction, destinationType
+    case buttonID = "button.id"
+    case buttonLabel = "button.label"
+    case buttonIndex = "button.index"
+    case buttonURL = "button.url"
+    case buttonScreen = "button.screen"
+    case buttonParameters = "button.parameters"
+    case buttonClickAction = "button.clickAction"
+    case buttonDestinationType = "button.destinationType"
+
+    var isButton: Bool { rawValue.hasPrefix("button.") }
+}
+
+extension DEncoding {
+    /// The input a message encodes to.
+    func encode(_ message: OutgoingMessage) -> InputEvent {
+        var renderer = DPayloadRenderer(message: message)
+        let object: JSONObject
+        if case .object(let o)? = renderer.render(payload) { object = o } else { object = [:] }
+        switch kind {
+        case .vendorEvent: return InputEvent(.vendorEvent(object))
+        case .inAppMessage: return InputEvent(.inAppMessage(message: object, action: nil))
+        case .notification, .url: return InputEvent(.notification(userInfo: object, action: nil, origin: .remote))
+        }
+    }
+}
+
+/// Renders a template for one message.
+struct DPayloadRenderer {
+    let message: OutgoingMessage
+    var button: (index: Int, value: Interaction.Button)?
+
+    init(message: OutgoingMessage) {
+        self.message = message
+    }
+
+    static func destinationType(_ d: Destination) -> String { DestinationKind(d).rawValue }
+
+    func value(_ field: DField) -> JSONValue? {
+        func destinationField(_ d: Destination, _ f: DField) -> JSONValue? {
+            switch (f, d) {
+            case (.url, .url(let u, _)), (.buttonURL, .url(let u, _)): return .string(u)
+            case (.screen, .screen(let n, _, _)), (.buttonScreen, .screen(let n, _, _)): return .string(n)
+            case (.parameters, .screen(_, let p, _)), (.buttonParameters, .screen(_, let p, _)):
+                guard !p.isEmpty else { return nil }
+                var o = JSONObject()
+                for (name, v) in p { o[name] = .string(v) }
+                return .object(o)
+            case (.clickAction, .clickAction(let c)), (.buttonClickAction, .clickAction(let c)): return .string(c)
+            case (.destinationType, _), (.buttonDestinationType, _): return .string(Self.destinationType(d))
+            default: return nil
+            }
+        }
+        switch field {
+        case .title: return message.title.map(JSONValue.string)
+        case .body: return .string(message.body)
+        case .messageId: return message.messageId.map(JSONValue.string)
+        case .data: return message.data.isEmpty ? nil : .object(message.data)
+        case .url, .screen, .parameters, .clickAction, .destinationType: return destinationField(message.destination, field)
+        case .buttonID: return button.map { .string($0.value.id) }
+        case .buttonLabel: return button?.value.label.map(JSONValue.string)
+        case .buttonIndex: return button.map { .number(JSONNumber($0.index)) }
+        case .buttonURL, .buttonScreen, .buttonParameters, .buttonClickAction, .buttonDestinationType:
+            guard let button else { return nil }
+            return destinationField(button.value.destination, field)
+        }
+    }
+
+    mutating func render(_ template: DPayloadTemplate) -> JSONValue? {
+        switch template {
+        case .literal(let v): return v
+        case .field(let f): return value(f)
+        case .text(let parts):
+            var out = ""
+            for part in parts {
+                switch part {
+                case .literal(let s): out += s
+                case .field(let f):
+                    switch value(f) {
+                    case .string(let s)?: out += s
+                    case .number(let n)?: out += n.description
+                    default: return nil
+                    }
+                }
+            }
+            return .string(out)
+        case .object(let members, let merge):
+            var o = JSONObject()
+            for (key, valueTemplate) in members {
+                if let v = render(valueTemplate) { o[key] = v }
+            }
+            for f in merge {
+                if case .object(let spread)? = value(f) {
+                    for (k, v) in spread where o[k] == nil { o[k] = v }
+                }
+            }
+            return .object(o)
+        case .array(let elements):
+            var out: [JSONValue] = []
+            for e in elements {
+                if let v = render(e) { out.append(v) }
+            }
+            return .array(out)
+        case .each(let item, let key):
+            guard !message.buttons.isEmpty, button == nil else { return nil }
+            defer { button = nil }
+            if let key {
+                var o = JSONObject()
+                for (i, b) in message.buttons.enumerated() {
+                    button = (i, b)
+                    guard case .string(let k)? = render(key), let v = render(item) else { continue }
+                    o[k] = v
+                }
+                return .object(o)
+            }
+            var out: [JSONValue] = []
+            for (i, b) in message.buttons.enumerated() {
+                button = (i, b)
+                if let v = render(item) { out.append(v) }
+            }
+            return .array(out)
+        case .choice(let f, let cases):
+            guard case .string(let s)? = value(f), let chosen = cases[s] else { return nil }
+            return render(chosen)
+        case .json(let inner):
+            guard let v = render(inner) else { return nil }
+            return .string(v.jsonString())
+        }
+    }
+}
+
+extension DefinitionCompiler {
+    static let encodeKeys = [
+        "reads", "destinations", "buttons", "messageId", "data", "reservedDataKeys", "reservedDataKeyPrefixes", "payload",
+    ]
+
+    /// Compiles the `encode` section.
+    mutating func encoding(_ value: JSONValue, at path: KeyPath) -> DEncoding? {
+        guard let o = object(value, allowed: Self.encodeKeys, at: path) else { return nil }
+        var kind = InputKindName.notification
+        if let v = o["reads"],
+            let k = oneOf(v, InputKindName.self, names: ["notification", "inAppMessage", "vendorEvent"], at: path.appending("reads"))
+        {
+            if k == .url {
+                fail("an encoded message is a notification, an inAppMessage or a vendorEvent, not a url", at: path.appending("reads"))
+            } else {
+                kind = k
+            }
+        }
+        func kinds(_ v: JSONValue, at p: KeyPath) -> Set<DestinationKind> {
+            var out: Set<DestinationKind> = []
+            for (element, ep) in list(v, at: p) ?? [] {
+                if let k = oneOf(element, DestinationKind.self, names: DestinationKind.allCases.map(\.rawValue), at: ep) { out.insert(k) }
+            }
+            return out
+        }
+        let destinations = required(o, "destinations", at: path).map { kinds($0, at: path.appending("destinations")) } ?? []
+        var buttonDestinations: Set<DestinationKind> = []
+        var labels = true
+        if let v = o["buttons"], let b = object(v, allowed: ["destinations", "labels"], at: path.appending("buttons")) {
+            buttonDestinations =
+                required(b, "destinations", at: path.appending("buttons")).map {
+                    kinds($0, at: path.appending("buttons").appending("destinations"))
+                } ?? []
+            if let l = b["labels"] { labels = bool(l, at: path.appending("buttons").appending("labels")) ?? true }
+        }
+        let messageId = o["messageId"].flatMap { bool($0, at: path.appending("messageId")) } ?? false
+        let data = o["data"].flatMap { bool($0, at: path.appending("data")) } ?? false
+        var reserved: Set<String> = []
+        if let v = o["reservedDataKeys"] {
+            for (element, ep) in list(v, at: path.appending("reservedDataKeys")) ?? [] {
+                if let s = string(element, at: ep) { reserved.insert(s) }
+            }
+        }
+        var prefixes: [String] = []
+        if let v = o["reservedDataKeyPrefixes"] {
+            for (element, ep) in list(v, at: path.appending("reservedDataKeyPrefixes")) ?? [] {
+                if let s = string(element, at: ep) { prefixes.append(s) }
+            }
+        }
+        guard let payloadValue = required(o, "payload", at: path) else { return nil }
+        guard case .object = payloadValue else {
+            mismatch("a mapping (the payload's root object)", payloadValue, at: path.appending("payload"))
+            return nil
+        }
+        guard let payload = template(payloadValue, at: path.appending("payload"), inEach: false) else { return nil }
+        return DEncoding(
+            kind: kind,
+            capabilities: EncodingCapabilities(
+                destinations: destinations,
+                buttonDestinations: buttonDestinations,
+                buttonLabels: labels,
+                messageId: messageId,
+                data: data,
+                reservedDataKeys: reserved,
+                reservedDataKeyPrefixes: prefixes
+            ),
+            payload: payload
+        )
+    }
+
+    /// A field name, checked.
+    mutating func field(_ name: String, at path: KeyPath, inEach: Bool) -> DField? {
+        guard let f = DField(rawValue: name) else {
+            let names = DField.allCases.map(\.rawValue)
+            var message = "unknown message field '\(name)'; expected one of: \(names.joined(separator: ", "))"
+            if let close = ConfigurationReader.closest(to: name, in: names) { message += "; did you mean '\(close)'?" }
+            fail(message, at: path)
+            return nil
+        }
+        if f.isButton, !inEach {
+            fail("'\(name)' is a button's field: use it inside $each: buttons", at: path)
+            return nil
+        }
+        return f
+    }
+
+    /// Compiles a payload template.
+    mutating func template(_ value: JSONValue, at path: KeyPath, inEach: Bool) -> DPayloadTemplate? {
+        switch value {
+        case .string(let s):
+            return text(s, at: path, inEach: inEach)
+        case .array(let a):
+            var out: [DPayloadTemplate] = []
+            for (i, e) in a.enumerated() {
+                if let t = template(e, at: path.appending(i), inEach: inEach) { out.append(t) }
+            }
+            return .array(out)
+        case .object(let o):
+            if o["$each"] != nil {
+                guard let each = object(value, allowed: ["$each", "$item", "$key"], at: path) else { return nil }
+                guard case .string("buttons")? = each["$each"] else {
+                    fail("$each walks 'buttons', the only list of a message", at: path.appending("$each"))
+                    return nil
+                }
+                if inEach {
+                    fail("$each cannot nest: a message has one list of buttons", at: path)
+                    return nil
+                }
+                guard let itemValue = required(each, "$item", at: path),
+                    let item = template(itemValue, at: path.appending("$item"), inEach: true)
+                else { return nil }
+                let key = each["$key"].flatMap { template($0, at: path.appending("$key"), inEach: true) }
+                return .each(item: item, key: key)
+            }
+            if let f = o["$case"] {
+                guard case .string(let name) = f, let chosen = field(name, at: path.appending("$case"), inEach: inEach) else {
+                    if case .string = f {} else { mismatch("a message field name", f, at: path.appending("$case")) }
+                    return nil
+                }
+                var cases: [String: DPayloadTemplate] = [:]
+                for (k, v) in o where k != "$case" {
+                    if let t = template(v, at: path.appending(k), inEach: inEach) { cases[k] = t }
+                }
+                return .choice(chosen, cases)
+            }
+            if let inner = o["$json"] {
+                guard o.count == 1 else {
+                    fail("$json stands alone in its mapping", at: path)
+                    return nil
+                }
+                return template(inner, at: path.appending("$json"), inEach: inEach).map(DPayloadTemplate.json)
+            }
+            var members: [(key: String, value: DPayloadTemplate)] = []
+            var merge: [DField] = []
+            for (k, v) in o {
+                if k == "$merge" {
+                    guard case .string(let s) = v, s.hasPrefix("{"), s.hasSuffix("}"),
+                        let f = field(String(s.dropFirst().dropLast()), at: path.appending(k), inEach: inEach)
+                    else {
+                        if case .string = v {} else { mismatch("a field such as \"{data}\"", v, at: path.appending(k)) }
+                        continue
+                    }
+                    merge.append(f)
+                    continue
+                }
+                if k.hasPrefix("$") {
+                    fail(
+                        "unknown template construct '\(k)'; expected $each, $case, $json or $merge",
+                        .unknownKey,
+                        at: path.appending(k),
+                        aboutKey: true
+                    )
+                    continue
+                }
+                if let t = template(v, at: path.appending(k), inEach: inEach) { members.append((k, t)) }
+            }
+            return .object(members: members, merge: merge)
+        default:
+            return .literal(value)
+        }
+    }
+
+    /// A string of the template: literal text, one field, or text with fields (`{{` is a
+    /// literal brace).
+    mutating func text(_ s: String, at path: KeyPath, inEach: Bool) -> DPayloadTemplate? {
+        var parts: [DTextPart] = []
+        var literal = ""
+        var i = s.startIndex
+        while i < s.endIndex {
+            let c = s[i]
+            if c == "{" {
+                let next = s.index(after: i)
+                if next < s.endIndex, s[next] == "{" {
+                    literal.append("{")
+                    i = s.index(after: next)
+                    continue
+                }
+                guard let close = s[next...].firstIndex(of: "}") else {
+                    fail("an unclosed '{' in \"\(s)\"; write '{{' for a brace", at: path)
+                    return nil
+                }
+                guard let f = field(String(s[next..<close]), at: path, inEach: inEach) else { return nil }
+                if !literal.isEmpty { parts.append(.literal(literal)) }
+                literal = ""
+                parts.append(.field(f))
+                i = s.index(after: close)
+                continue
+            }
+            if c == "}" {
+                let next = s.index(after: i)
+                if next < s.endIndex, s[next] == "}" {
+                    literal.append("}")
+                    i = s.index(after: next)
+                    continue
+                }
+            }
+            literal.append(c)
+            i = s.index(after: i)
+        }
+        if !literal.isEmpty { parts.append(.literal(literal)) }
+        if parts.isEmpty { return .literal(.string("")) }
+        if parts.count == 1 {
+            switch parts[0] {
+            case .field(let f): return .field(f)
+            case .literal(let l): return .literal(.string(l))
+            }
+        }
+        return .text(parts)
+    }
+}
+
+extension DefinitionAdapter: MessageEncoding {
+    /// Whether the definition has an `encode` section.
+    public var encodes: Bool { plan.encoding != nil }
+
+    /// What the definition's `encode` section says the vendor can express (nothing without one).
+    public var encodingCapabilities: EncodingCapabilities {
+        plan.encoding?.capabilities ?? EncodingCapabilities(destinations: [])
+    }
+
+    /// The payload the definition's `encode` template gives for `message`.
+    /// - Throws: ``EncodingError`` (`noEncoder`) for a definition without an `encode` section.
+    public func encode(_ message: OutgoingMessage) throws(EncodingError) -> InputEvent {
+        guard let encoding = plan.encoding else {
+            throw EncodingError(.noEncoder, vendor: id, field: "$", "the \(id) definition has no encode section")
+        }
+        return encoding.encode(message)
+    }
+}
