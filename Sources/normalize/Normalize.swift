@@ -18,7 +18,7 @@ struct Normalize: ParsableCommand {
             input cannot be read or standard output cannot be written (docs/cli.md).
             """,
         version: TapRoutePackage.version,
-        subcommands: [NormalizeFiles.self, CheckConfig.self, ListAdapters.self, RouteURLs.self, AASACommand.self],
+        subcommands: [NormalizeFiles.self, EncodeMessages.self, CheckConfig.self, ListAdapters.self, RouteURLs.self, AASACommand.self],
         defaultSubcommand: NormalizeFiles.self
     )
 
