@@ -24,6 +24,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        // Property-based tests (the encode round trip); test targets only.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
         // `swift package generate-documentation` (scripts/docs.sh). A command plugin only: no
         // target depends on it, so it is not built by `swift build`, and packages that depend
         // on TapRoute do not resolve it.
@@ -69,8 +71,10 @@ let package = Package(
         .testTarget(name: "TapRouteYAMLTests", dependencies: ["TapRouteYAML", "TapRouteAdapters", "TapRouteTestSupport"]),
         .testTarget(
             name: "ConformanceTests",
-            dependencies: ["TapRouteConformance", "TapRouteAdapters", "TapRouteYAML", "TapRouteTestSupport"]
-                + vendorAdapters.map { .target(name: $0.module) },
+            dependencies: [
+                "TapRouteConformance", "TapRouteAdapters", "TapRouteYAML", "TapRouteTestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ] + vendorAdapters.map { .target(name: $0.module) },
             exclude: ["Vectors", "Definitions"]
         ),
         .testTarget(

@@ -44,7 +44,13 @@ public import Testing
 ///    each answer is the same twice and round-trips through JSON; the input written as JSON
 ///    text and read back as a record (`normalize(record:)`, what the CLI does) gives the
 ///    same answer as the value (**record path**).
-/// 7. **crash**: the adapter never ends the process. The adapter runs in a child process
+/// 7. **encode vector** and **encode round trip**, for an adapter that can encode
+///    (``MessageEncoding``, or a definition with an `encode` section): every encode vector
+///    (``ConformanceVectors/encodeVectors``) gives its payload or its error, and for each
+///    vector's message and ``Options/encodeRoundTripCount`` messages generated from the seed
+///    within the adapter's ``EncodingCapabilities`` (``MessageGenerator``), the payload
+///    normalizes back to the message (``EncodeRoundTrip``).
+/// 8. **crash**: the adapter never ends the process. The adapter runs in a child process
 ///    (a Swift Testing exit test); when the child dies, the kit names the input it died on,
 ///    the seed and the signal, and carries on with the next input in a new child (up to
 ///    ``Options/maximumCrashes`` crashes).
@@ -79,6 +85,9 @@ public struct AdapterConformanceTest: Sendable {
         public var maximumCrashes: Int
         /// Every adapter definition the registry knows besides the one under test, if any.
         public var registryDefinitions: [AdapterDefinition]
+        /// How many generated messages the encode round trip tries, for an adapter that can
+        /// encode. Default 1000.
+        public var encodeRoundTripCount: Int
 
         /// Creates options.
         public init(
@@ -89,9 +98,11 @@ public struct AdapterConformanceTest: Sendable {
             otherVectors: ConformanceVectors = ConformanceVectors([]),
             seed: UInt64? = nil,
             maximumCrashes: Int = 3,
-            registryDefinitions: [AdapterDefinition] = []
+            registryDefinitions: [AdapterDefinition] = [],
+            encodeRoundTripCount: Int = 1000
         ) {
             self.registryDefinitions = registryDefinitions
+            self.encodeRoundTripCount = encodeRoundTripCount
             self.baseConfiguration = baseConfiguration
             self.registryAdapters = registryAdapters
             self.propertyCheckCount = propertyCheckCount
@@ -220,12 +231,125 @@ public struct AdapterConformanceTest: Sendable {
             firstStep: 0
         )
         job.definitions = definitions.map { $0.document.jsonString() }
-        return try await CrashIsolation.run(
+        var report = try await CrashIsolation.run(
             job: job,
             adapter: adapter,
             types: types,
             maximumCrashes: max(1, options.maximumCrashes),
             sourceLocation: sourceLocation
         )
+        report.findings += try encodingFindings(job: job, types: types, seed: seed)
+        return report
+    }
+
+    /// The encode checks, in this process (an encoder only builds JSON).
+    private func encodingFindings(job: ConformanceJob, types: [any PayloadAdapter.Type], seed: UInt64) throws(ConformanceError)
+        -> [ConformanceFinding]
+    {
+        var executor = try ConformanceExecutor(job: job, vectors: [], types: types)
+        let base = try executor.registry(config: nil, directory: nil, location: "<base configuration>")
+        guard let capabilities = base.encodingCapabilities(vendor: adapterID) else {
+            if !vectors.encodeVectors.isEmpty {
+                return [
+                    ConformanceFinding(
+                        check: .encodeVector,
+                        subject: "adapter '\(adapterID)'",
+                        detail:
+                            "\(vectors.encodeVectors.count) encode vectors, but the adapter cannot encode (no MessageEncoding, or no encode section)"
+                    )
+                ]
+            }
+            return []
+        }
+        var findings: [ConformanceFinding] = []
+        for vector in vectors.encodeVectors {
+            let subject = "encode vector: \(vector.location) (\(vector.description))"
+            let registry = try executor.registry(config: vector.config, directory: nil, location: vector.location)
+            let message: OutgoingMessage
+            do {
+                message = try OutgoingMessage(jsonValue: vector.message)
+            } catch {
+                findings.append(
+                    ConformanceFinding(
+                        check: .encodeVector,
+                        subject: subject,
+                        input: vector.message,
+                        detail: "the message does not read: \(error)"
+                    )
+                )
+                continue
+            }
+            switch vector.expected {
+            case .error(let code, let field):
+                do {
+                    let event = try registry.encode(message, vendor: adapterID, options: vector.options)
+                    findings.append(
+                        ConformanceFinding(
+                            check: .encodeVector,
+                            subject: subject,
+                            input: vector.message,
+                            detail: "expected error \(code), got the payload \(event.jsonValue.jsonString())"
+                        )
+                    )
+                } catch {
+                    if error.code.rawValue != code || (field != nil && field != error.field) {
+                        findings.append(
+                            ConformanceFinding(
+                                check: .encodeVector,
+                                subject: subject,
+                                input: vector.message,
+                                detail:
+                                    "expected error \(code) at \(field ?? "any field"), got \(error.code.rawValue) at \(error.field): \(error.message)"
+                            )
+                        )
+                    }
+                }
+            case .payload(let payload):
+                do {
+                    let event = try registry.encode(message, vendor: adapterID, options: vector.options)
+                    if event.jsonValue != payload {
+                        findings.append(
+                            ConformanceFinding(
+                                check: .encodeVector,
+                                subject: subject,
+                                input: vector.message,
+                                detail: "expected \(payload.jsonString())\n     got \(event.jsonValue.jsonString())"
+                            )
+                        )
+                    }
+                } catch {
+                    findings.append(
+                        ConformanceFinding(
+                            check: .encodeVector,
+                            subject: subject,
+                            input: vector.message,
+                            detail: "encoding failed: \(error)"
+                        )
+                    )
+                    continue
+                }
+                for problem in EncodeRoundTrip.problems(message, vendor: adapterID, registry: registry, options: vector.options) {
+                    findings.append(ConformanceFinding(check: .encodeRoundTrip, subject: subject, input: vector.message, detail: problem))
+                }
+            }
+        }
+        var rng = SeededGenerator(seed: seed)
+        for i in 0..<max(0, options.encodeRoundTripCount) {
+            let message = MessageGenerator.message(within: capabilities, appSchemes: base.configuration.app.schemes, using: &rng)
+            let problems = EncodeRoundTrip.problems(message, vendor: adapterID, registry: base)
+            if let first = problems.first {
+                findings.append(
+                    ConformanceFinding(
+                        check: .encodeRoundTrip,
+                        subject: "generated message #\(i) (seed \(Self.hex(seed)))",
+                        input: message.jsonValue,
+                        detail: first
+                    )
+                )
+                // One finding per broken rule is enough to fix it; stop at a few.
+                if findings.count(where: { $0.check == .encodeRoundTrip }) >= 5 { break }
+            }
+        }
+        return findings
     }
 }

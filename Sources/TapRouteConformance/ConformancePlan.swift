@@ -190,7 +190,7 @@ struct ConformanceExecutor {
         }
     }
 
-    private mutating func registry(config: JSONValue?, directory: String?, location: String) throws(ConformanceError) -> AdapterRegistry {
+    mutating func registry(config: JSONValue?, directory: String?, location: String) throws(ConformanceError) -> AdapterRegistry {
         let key = (config?.jsonString() ?? "") + "\u{0}" + (directory ?? "")
         if let registry = registries[key] { return registry }
         var merged = base.objectValue ?? [:]

@@ -23,6 +23,10 @@ public struct ConformanceFinding: Sendable, Hashable, CustomStringConvertible {
         case recordPath = "record path"
         /// The adapter ended the process (a trap, a failed precondition, a signal, `exit`).
         case crash
+        /// An encode vector did not give its payload (or its error).
+        case encodeVector = "encode vector"
+        /// A message's payload did not normalize back to the message (``EncodeRoundTrip``).
+        case encodeRoundTrip = "encode round trip"
     }
 
     /// The rule broken.

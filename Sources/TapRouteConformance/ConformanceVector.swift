@@ -99,13 +99,17 @@ public struct ConformanceVector: Sendable, Hashable {
 public struct ConformanceVectors: Sendable {
     /// The vectors, in file-name order.
     public var vectors: [ConformanceVector]
+    /// The encode vectors (``EncodeVector``): the `encode/` folder of a vector directory.
+    public var encodeVectors: [EncodeVector]
 
     /// Wraps vectors built in code.
-    public init(_ vectors: [ConformanceVector]) {
+    public init(_ vectors: [ConformanceVector], encodeVectors: [EncodeVector] = []) {
         self.vectors = vectors
+        self.encodeVectors = encodeVectors
     }
 
-    /// Reads every `*.json` file in a directory (not recursively), in file-name order.
+    /// Reads every `*.json` file in a directory (not recursively), in file-name order, and the
+    /// encode vectors of its `encode/` folder when there is one.
     /// - Throws: ``ConformanceError`` for an unreadable directory, an invalid file, or no
     ///   vectors at all.
     public static func directory(_ path: String) throws(ConformanceError) -> ConformanceVectors {
@@ -120,7 +124,7 @@ public struct ConformanceVectors: Sendable {
             vectors += try file(path + "/" + name).vectors
         }
         guard !vectors.isEmpty else { throw ConformanceError(.noVectors, location: path) }
-        return ConformanceVectors(vectors)
+        return ConformanceVectors(vectors, encodeVectors: try EncodeVector.directory(path + "/encode"))
     }
 
     /// Reads the vectors in one file: a vector object or an array of them.

@@ -72,7 +72,13 @@ struct EncodeMessages: ParsableCommand {
                 "--vendor: adapter '\(vendor)' cannot encode messages; these can: \(encoders.isEmpty ? "none" : encoders.joined(separator: ", "))"
             )
         }
-        let encoder = MessageWriter(registry: registry, vendor: vendor, options: EncodeOptions(screens: EncodeOptions.ScreenFallback(rawValue: screens) ?? .error), simulator: simulator, pretty: pretty)
+        let encoder = MessageWriter(
+            registry: registry,
+            vendor: vendor,
+            options: EncodeOptions(screens: EncodeOptions.ScreenFallback(rawValue: screens) ?? .error),
+            simulator: simulator,
+            pretty: pretty
+        )
         let output = OutputSink()
         var failed = 0
         var unreadable = 0
