@@ -56,6 +56,40 @@ for name, instance in wrong:
         failures += 1
         print(f"the schema accepts a deliberately wrong Interaction ({name})")
 
+# Outgoing messages (docs/message.schema.json): every encode vector's message and every
+# examples/message*.json, and deliberately wrong ones.
+message_schema = json.load(open(os.path.join(root, "docs", "message.schema.json"), encoding="utf-8"))
+jsonschema.Draft202012Validator.check_schema(message_schema)
+message_validator = jsonschema.Draft202012Validator(message_schema)
+message_files = sorted(glob.glob(os.path.join(root, "adapters", "*", "Vectors", "encode", "*.json"))
+                       + glob.glob(os.path.join(root, "examples", "**", "Vectors", "encode", "*.json"), recursive=True))
+messages = 0
+for path in message_files:
+    vector = json.load(open(path, encoding="utf-8"))
+    messages += 1
+    for error in message_validator.iter_errors(vector.get("message")):
+        failures += 1
+        where = "/".join(str(p) for p in error.absolute_path) or "(root)"
+        print(f"{os.path.relpath(path, root)}: message/{where}: {error.message}")
+for path in sorted(glob.glob(os.path.join(root, "examples", "message*.json"))):
+    document = json.load(open(path, encoding="utf-8"))
+    for i, message in enumerate(document if isinstance(document, list) else [document]):
+        messages += 1
+        for error in message_validator.iter_errors(message):
+            failures += 1
+            print(f"{os.path.relpath(path, root)}[{i}]: {error.message}")
+wrong_messages = [
+    ("no body", {"title": "x"}),
+    ("an unknown key", {"body": "x", "url": "https://example.com"}),
+    ("a url without url", {"body": "x", "destination": {"type": "url"}}),
+    ("a button without id", {"body": "x", "buttons": [{"label": "a"}]}),
+    ("a non-string parameter", {"body": "x", "destination": {"type": "screen", "name": "s", "parameters": {"id": 1}}}),
+]
+for name, instance in wrong_messages:
+    if message_validator.is_valid(instance):
+        failures += 1
+        print(f"the message schema accepts a deliberately wrong message ({name})")
+
 print(f"validate-schema: {checked} expected Interactions in {len(files)} vector files, "
-      f"{len(wrong)} wrong ones; {failures} problems")
+      f"{len(wrong)} wrong ones; {messages} messages, {len(wrong_messages)} wrong ones; {failures} problems")
 sys.exit(1 if failures or checked == 0 else 0)

@@ -248,6 +248,10 @@ public enum MessageGenerator {
             case .url:
                 var choices = ["https://example.com/" + word(&rng), "https://shop.example.org/p/" + word(&rng) + "?ref=" + word(&rng)]
                 if let scheme = appSchemes.first { choices.append(scheme + "://" + word(&rng) + "/" + word(&rng)) }
+                if let allowed = capabilities.urlSchemes {
+                    choices = choices.filter { allowed.contains(String($0.prefix { $0 != ":" }).lowercased()) }
+                    if choices.isEmpty, let scheme = allowed.sorted().first { choices = [scheme + "://example.com/" + word(&rng)] }
+                }
                 return .url(choices.randomElement(using: &rng)!, target: .external)
             }
         }
@@ -278,7 +282,9 @@ public enum MessageGenerator {
                 }
             }
         }
-        if capabilities.messageId, Bool.random(using: &rng) { message.messageId = "m-" + word(&rng, 4...12) }
+        if capabilities.requiresMessageId || (capabilities.messageId && Bool.random(using: &rng)) {
+            message.messageId = "m-" + word(&rng, 4...12)
+        }
         return message
     }
 }

@@ -171,7 +171,7 @@ struct DPayloadRenderer {
 
 extension DefinitionCompiler {
     static let encodeKeys = [
-        "reads", "destinations", "buttons", "messageId", "data", "reservedDataKeys", "reservedDataKeyPrefixes", "payload",
+        "reads", "destinations", "urlSchemes", "buttons", "messageId", "data", "reservedDataKeys", "reservedDataKeyPrefixes", "payload",
     ]
 
     /// Compiles the `encode` section.
@@ -197,14 +197,44 @@ extension DefinitionCompiler {
         let destinations = required(o, "destinations", at: path).map { kinds($0, at: path.appending("destinations")) } ?? []
         var buttonDestinations: Set<DestinationKind> = []
         var labels = true
+        var labelsRequired = false
         if let v = o["buttons"], let b = object(v, allowed: ["destinations", "labels"], at: path.appending("buttons")) {
             buttonDestinations =
                 required(b, "destinations", at: path.appending("buttons")).map {
                     kinds($0, at: path.appending("buttons").appending("destinations"))
                 } ?? []
-            if let l = b["labels"] { labels = bool(l, at: path.appending("buttons").appending("labels")) ?? true }
+            if let l = b["labels"] {
+                if case .string("required") = l {
+                    labelsRequired = true
+                } else if case .bool(let flag) = l {
+                    labels = flag
+                } else {
+                    mismatch("true, false or 'required'", l, at: path.appending("buttons").appending("labels"))
+                }
+            }
         }
-        let messageId = o["messageId"].flatMap { bool($0, at: path.appending("messageId")) } ?? false
+        var urlSchemes: Set<String>?
+        if let v = o["urlSchemes"] {
+            var schemes: Set<String> = []
+            for (element, ep) in list(v, at: path.appending("urlSchemes")) ?? [] {
+                if let s = string(element, at: ep) {
+                    if Route.isValidScheme(s) { schemes.insert(s.lowercased()) } else { fail("'\(s)' is not a URL scheme", at: ep) }
+                }
+            }
+            urlSchemes = schemes
+        }
+        var messageId = false
+        var requiresMessageId = false
+        if let v = o["messageId"] {
+            if case .string("required") = v {
+                messageId = true
+                requiresMessageId = true
+            } else if case .bool(let b) = v {
+                messageId = b
+            } else {
+                mismatch("true, false or 'required'", v, at: path.appending("messageId"))
+            }
+        }
         let data = o["data"].flatMap { bool($0, at: path.appending("data")) } ?? false
         var reserved: Set<String> = []
         if let v = o["reservedDataKeys"] {
@@ -230,7 +260,10 @@ extension DefinitionCompiler {
                 destinations: destinations,
                 buttonDestinations: buttonDestinations,
                 buttonLabels: labels,
+                requiresButtonLabels: labelsRequired,
+                urlSchemes: urlSchemes,
                 messageId: messageId,
+                requiresMessageId: requiresMessageId,
                 data: data,
                 reservedDataKeys: reserved,
                 reservedDataKeyPrefixes: prefixes
@@ -305,13 +338,20 @@ extension DefinitionCompiler {
             var merge: [DField] = []
             for (k, v) in o {
                 if k == "$merge" {
-                    guard case .string(let s) = v, s.hasPrefix("{"), s.hasSuffix("}"),
-                        let f = field(String(s.dropFirst().dropLast()), at: path.appending(k), inEach: inEach)
-                    else {
-                        if case .string = v {} else { mismatch("a field such as \"{data}\"", v, at: path.appending(k)) }
+                    guard case .string(let s) = v, s.count > 2, s.hasPrefix("{"), s.hasSuffix("}") else {
+                        fail("expected one object field in braces, such as \"{data}\"", at: path.appending(k))
                         continue
                     }
-                    merge.append(f)
+                    if let f = field(String(s.dropFirst().dropLast()), at: path.appending(k), inEach: inEach) {
+                        if f == .data || f == .parameters || f == .buttonParameters {
+                            merge.append(f)
+                        } else {
+                            fail(
+                                "$merge spreads an object field (data, parameters, button.parameters), not '\(f.rawValue)'",
+                                at: path.appending(k)
+                            )
+                        }
+                    }
                     continue
                 }
                 if k.hasPrefix("$") {

@@ -27,7 +27,21 @@ extension AdapterRegistry {
             )
         }
         let lowered = try lower(message, for: capabilities, vendor: vendor, options: options)
-        return try encoder.encode(lowered)
+        let event = try encoder.encode(lowered)
+        // The payload must be the vendor's when it arrives: custom data that looks like another
+        // vendor's keys would hand it to that vendor (detection order is the configuration's).
+        let claimant = try? self.adapter(for: event)
+        guard let claimant, claimant.id == vendor else {
+            let who = claimant.map { "adapter '\($0.id)' (earlier in the detection order)" } ?? "no adapter"
+            throw EncodingError(
+                .cannotExpress,
+                vendor: vendor,
+                field: message.data.isEmpty ? "$" : "$.data",
+                "the \(vendor) payload for this message would be read by \(who), not \(vendor)"
+                    + (message.data.isEmpty ? "" : "; a custom data key looks like that vendor's")
+            )
+        }
+        return event
     }
 
     /// The capabilities of an adapter that can encode (`nil` for a definition without an
@@ -62,6 +76,7 @@ extension AdapterRegistry {
         message.destination = try lower(
             message.destination,
             allowed: capabilities.destinations,
+            urlSchemes: capabilities.urlSchemes,
             field: "$.destination",
             vendor: vendor,
             options: options
@@ -73,6 +88,7 @@ extension AdapterRegistry {
             message.buttons[i].destination = try lower(
                 message.buttons[i].destination,
                 allowed: capabilities.buttonDestinations,
+                urlSchemes: capabilities.urlSchemes,
                 field: "$.buttons[\(i)].destination",
                 vendor: vendor,
                 options: options
@@ -85,6 +101,14 @@ extension AdapterRegistry {
                     "\(vendor) payloads do not carry button labels to the app"
                 )
             }
+        }
+        if message.messageId == nil, capabilities.requiresMessageId {
+            throw EncodingError(
+                .cannotExpress,
+                vendor: vendor,
+                field: "$.messageId",
+                "\(vendor) payloads need a message id (its SDK recognizes its pushes by it)"
+            )
         }
         if message.messageId != nil, !capabilities.messageId {
             throw EncodingError(
@@ -118,12 +142,26 @@ extension AdapterRegistry {
     private func lower(
         _ destination: Destination,
         allowed: Set<DestinationKind>,
+        urlSchemes: Set<String>?,
         field: String,
         vendor: String,
         options: EncodeOptions
     ) throws(EncodingError) -> Destination {
         let kind = DestinationKind(destination)
-        if allowed.contains(kind) { return destination }
+        if allowed.contains(kind) {
+            if case .url(let url, _) = destination, let schemes = urlSchemes {
+                let scheme = (try? URLParts.parse(url))?.scheme ?? ""
+                guard schemes.contains(scheme) else {
+                    throw EncodingError(
+                        .cannotExpress,
+                        vendor: vendor,
+                        field: field,
+                        "\(vendor)'s SDK takes only \(schemes.sorted().joined(separator: ", ")) URLs here, not '\(scheme)'"
+                    )
+                }
+            }
+            return destination
+        }
         if case .screen(let name, let parameters, let url) = destination, allowed.contains(.url) {
             if let url { return .url(url, target: .app) }
             guard options.screens == .route else {

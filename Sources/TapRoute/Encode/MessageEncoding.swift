@@ -65,8 +65,15 @@ public struct EncodingCapabilities: Sendable, Hashable {
     public var buttonDestinations: Set<DestinationKind>
     /// Whether a button's label reaches the app (it is read back as the button's `label`).
     public var buttonLabels: Bool
+    /// Whether every button needs a label (the vendor's SDK drops a button without one).
+    public var requiresButtonLabels: Bool
+    /// The URL schemes a URL destination may have (lower case), when the vendor's SDK takes
+    /// only some (`http`, `https` for a link handed over as a web page); `nil`: any.
+    public var urlSchemes: Set<String>?
     /// Whether the payload carries a message id the adapter reads back.
     public var messageId: Bool
+    /// Whether the vendor's payload needs a message id (its SDK recognizes a push by it).
+    public var requiresMessageId: Bool
     /// Whether custom data reaches the app as the interaction's `payload`.
     public var data: Bool
     /// Keys of the payload's root the vendor uses itself, which custom data may not have
@@ -80,7 +87,10 @@ public struct EncodingCapabilities: Sendable, Hashable {
         destinations: Set<DestinationKind>,
         buttonDestinations: Set<DestinationKind> = [],
         buttonLabels: Bool = true,
+        requiresButtonLabels: Bool = false,
+        urlSchemes: Set<String>? = nil,
         messageId: Bool = true,
+        requiresMessageId: Bool = false,
         data: Bool = false,
         reservedDataKeys: Set<String> = [],
         reservedDataKeyPrefixes: [String] = []
@@ -88,7 +98,10 @@ public struct EncodingCapabilities: Sendable, Hashable {
         self.destinations = destinations
         self.buttonDestinations = buttonDestinations
         self.buttonLabels = buttonLabels
+        self.requiresButtonLabels = requiresButtonLabels
+        self.urlSchemes = urlSchemes
         self.messageId = messageId
+        self.requiresMessageId = requiresMessageId
         self.data = data
         self.reservedDataKeys = reservedDataKeys
         self.reservedDataKeyPrefixes = reservedDataKeyPrefixes
