@@ -452,6 +452,95 @@ extension BuiltInDefinitions {
                       "^",
                       "com.urbanairship."
                     ]
+                  },
+                  "encode": {
+                    "destinations": [
+                      "app",
+                      "url",
+                      "inAppBrowser"
+                    ],
+                    "buttons": {
+                      "destinations": [
+                        "app",
+                        "url",
+                        "inAppBrowser"
+                      ],
+                      "labels": false
+                    },
+                    "messageId": "required",
+                    "data": true,
+                    "reservedDataKeys": [
+                      "aps",
+                      "_",
+                      "_uamid",
+                      "deep_link_action",
+                      "landing_page_action",
+                      "open_external_url_action",
+                      "wallet_action",
+                      "display_inbox_action",
+                      "overlay_inbox_action",
+                      "add_tags_action",
+                      "remove_tags_action",
+                      "share_action",
+                      "clipboard_action",
+                      "rate_app_action",
+                      "ab",
+                      "dashx",
+                      "_xdm",
+                      "_mId",
+                      "_dId",
+                      "data",
+                      "identifier",
+                      "custom",
+                      "os_data",
+                      "itbl",
+                      "body",
+                      "CIO-Delivery-ID",
+                      "CIO-Delivery-Token",
+                      "pw_msg",
+                      "pw_push"
+                    ],
+                    "reservedDataKeyPrefixes": [
+                      "^",
+                      "com.urbanairship.",
+                      "adb_",
+                      "W$",
+                      "wzrk_",
+                      "gcm.",
+                      "google.c."
+                    ],
+                    "payload": {
+                      "aps": {
+                        "alert": {
+                          "title": "{title}",
+                          "body": "{body}"
+                        }
+                      },
+                      "_": "{messageId}",
+                      "^d": {
+                        "$case": "destinationType",
+                        "url": "{url}"
+                      },
+                      "^p": {
+                        "$case": "destinationType",
+                        "inAppBrowser": "{url}"
+                      },
+                      "com.urbanairship.interactive_actions": {
+                        "$each": "buttons",
+                        "$key": "{button.id}",
+                        "$item": {
+                          "^d": {
+                            "$case": "button.destinationType",
+                            "url": "{button.url}"
+                          },
+                          "^p": {
+                            "$case": "button.destinationType",
+                            "inAppBrowser": "{button.url}"
+                          }
+                        }
+                      },
+                      "$merge": "{data}"
+                    }
                   }
                 }
                 """#
@@ -578,6 +667,82 @@ extension BuiltInDefinitions {
                       "aps",
                       "ab_use_webview"
                     ]
+                  },
+                  "encode": {
+                    "destinations": [
+                      "app",
+                      "url",
+                      "inAppBrowser"
+                    ],
+                    "buttons": {
+                      "destinations": [
+                        "app",
+                        "url"
+                      ],
+                      "labels": false
+                    },
+                    "messageId": false,
+                    "data": true,
+                    "reservedDataKeys": [
+                      "aps",
+                      "ab",
+                      "appboy_uninstall_tracking",
+                      "_",
+                      "dashx",
+                      "_xdm",
+                      "_mId",
+                      "_dId",
+                      "data",
+                      "identifier",
+                      "custom",
+                      "os_data",
+                      "itbl",
+                      "body",
+                      "CIO-Delivery-ID",
+                      "CIO-Delivery-Token",
+                      "pw_msg",
+                      "pw_push"
+                    ],
+                    "reservedDataKeyPrefixes": [
+                      "ab_",
+                      "appboy_",
+                      "com.urbanairship.",
+                      "adb_",
+                      "W$",
+                      "wzrk_",
+                      "gcm.",
+                      "google.c."
+                    ],
+                    "payload": {
+                      "aps": {
+                        "alert": {
+                          "title": "{title}",
+                          "body": "{body}"
+                        }
+                      },
+                      "ab": {
+                        "c": null,
+                        "ab_cat": {
+                          "$each": "buttons",
+                          "$key": "{button.id}",
+                          "$item": {
+                            "a_t": {
+                              "$case": "button.destinationType",
+                              "url": "ab_uri",
+                              "app": "ab_open"
+                            },
+                            "a_uri": "{button.url}"
+                          }
+                        }
+                      },
+                      "ab_uri": "{url}",
+                      "ab_use_webview": {
+                        "$case": "destinationType",
+                        "url": false,
+                        "inAppBrowser": true
+                      },
+                      "$merge": "{data}"
+                    }
                   }
                 }
                 """#
@@ -771,6 +936,33 @@ extension BuiltInDefinitions {
                       "W$",
                       "wzrk_"
                     ]
+                  },
+                  "encode": {
+                    "destinations": [
+                      "app",
+                      "url"
+                    ],
+                    "messageId": true,
+                    "data": true,
+                    "reservedDataKeys": [
+                      "aps"
+                    ],
+                    "reservedDataKeyPrefixes": [
+                      "W$",
+                      "wzrk_"
+                    ],
+                    "payload": {
+                      "aps": {
+                        "alert": {
+                          "title": "{title}",
+                          "body": "{body}"
+                        }
+                      },
+                      "wzrk_id": "{messageId}",
+                      "wzrk_pivot": "wzrk_default",
+                      "wzrk_dl": "{url}",
+                      "$merge": "{data}"
+                    }
                   }
                 }
                 """#
@@ -949,7 +1141,43 @@ extension BuiltInDefinitions {
                       "code": "appDefinedAction",
                       "message": "button {@action|quoted} is an action of the app's notification category; Customer.io's payload gives it no destination, so the app is opened"
                     }
-                  ]
+                  ],
+                  "encode": {
+                    "destinations": [
+                      "app",
+                      "url"
+                    ],
+                    "messageId": "required",
+                    "data": true,
+                    "reservedDataKeys": [
+                      "aps",
+                      "CIO-Delivery-ID",
+                      "CIO-Delivery-Token",
+                      "CIO",
+                      "link"
+                    ],
+                    "reservedDataKeyPrefixes": [
+                      "gcm.",
+                      "google."
+                    ],
+                    "payload": {
+                      "aps": {
+                        "alert": {
+                          "title": "{title}",
+                          "body": "{body}"
+                        },
+                        "mutable-content": 1
+                      },
+                      "CIO-Delivery-ID": "{messageId}",
+                      "CIO-Delivery-Token": "",
+                      "CIO": {
+                        "push": {
+                          "link": "{url}"
+                        }
+                      },
+                      "$merge": "{data}"
+                    }
+                  }
                 }
                 """#
         ),
@@ -1241,6 +1469,64 @@ extension BuiltInDefinitions {
                       "gcm.",
                       "google."
                     ]
+                  },
+                  "encode": {
+                    "destinations": [
+                      "app",
+                      "url"
+                    ],
+                    "urlSchemes": [
+                      "http",
+                      "https"
+                    ],
+                    "messageId": true,
+                    "data": true,
+                    "reservedDataKeys": [
+                      "aps",
+                      "fcm_options",
+                      "from",
+                      "gcms",
+                      "dashx",
+                      "adb_deeplink",
+                      "_xdm",
+                      "_mId",
+                      "_dId",
+                      "data",
+                      "identifier",
+                      "itbl",
+                      "CIO",
+                      "CIO-Delivery-ID",
+                      "CIO-Delivery-Token",
+                      "ab",
+                      "custom",
+                      "os_data",
+                      "_",
+                      "com.urbanairship.metadata",
+                      "com.urbanairship.media_attachment",
+                      "_k",
+                      "body",
+                      "pw_msg",
+                      "pw_push"
+                    ],
+                    "reservedDataKeyPrefixes": [
+                      "gcm.",
+                      "google.",
+                      "adb_",
+                      "wzrk_",
+                      "W$"
+                    ],
+                    "payload": {
+                      "aps": {
+                        "alert": {
+                          "title": "{title}",
+                          "body": "{body}"
+                        }
+                      },
+                      "gcm.message_id": "{messageId}",
+                      "google.c.a.e": "1",
+                      "gcm.app_link": "{url}",
+                      "$merge": "{data}"
+                    }
                   }
                 }
                 """#
@@ -1878,6 +2164,80 @@ extension BuiltInDefinitions {
                       "itbl",
                       "url"
                     ]
+                  },
+                  "encode": {
+                    "destinations": [
+                      "app",
+                      "url",
+                      "clickAction"
+                    ],
+                    "buttons": {
+                      "destinations": [
+                        "app",
+                        "url",
+                        "clickAction",
+                        "none"
+                      ],
+                      "labels": true
+                    },
+                    "messageId": true,
+                    "data": true,
+                    "reservedDataKeys": [
+                      "aps",
+                      "itbl",
+                      "url",
+                      "defaultAction",
+                      "actionButtons"
+                    ],
+                    "payload": {
+                      "aps": {
+                        "alert": {
+                          "title": "{title}",
+                          "body": "{body}"
+                        },
+                        "mutable-content": 1
+                      },
+                      "itbl": {
+                        "isGhostPush": false,
+                        "messageId": "{messageId}",
+                        "defaultAction": {
+                          "$case": "destinationType",
+                          "url": {
+                            "type": "openUrl",
+                            "data": "{url}"
+                          },
+                          "clickAction": {
+                            "type": "{clickAction}"
+                          }
+                        },
+                        "actionButtons": {
+                          "$each": "buttons",
+                          "$item": {
+                            "identifier": "{button.id}",
+                            "title": "{button.label}",
+                            "buttonType": "default",
+                            "openApp": {
+                              "$case": "button.destinationType",
+                              "app": true,
+                              "url": true,
+                              "clickAction": true,
+                              "none": false
+                            },
+                            "action": {
+                              "$case": "button.destinationType",
+                              "url": {
+                                "type": "openUrl",
+                                "data": "{button.url}"
+                              },
+                              "clickAction": {
+                                "type": "{button.clickAction}"
+                              }
+                            }
+                          }
+                        }
+                      },
+                      "$merge": "{data}"
+                    }
                   }
                 }
                 """#
@@ -2135,7 +2495,81 @@ extension BuiltInDefinitions {
                       "code": "iOSWouldDrop",
                       "message": "body.action_buttons is a JSON string; Klaviyo's iOS SDK reads only an array (Android's data message carries it as a string), so iOS offers no buttons and opens no button link; the buttons are kept and the link is left to the app"
                     }
-                  ]
+                  ],
+                  "encode": {
+                    "destinations": [
+                      "app",
+                      "url"
+                    ],
+                    "buttons": {
+                      "destinations": [
+                        "app",
+                        "url"
+                      ],
+                      "labels": "required"
+                    },
+                    "messageId": false,
+                    "data": true,
+                    "reservedDataKeys": [
+                      "aps",
+                      "body",
+                      "url",
+                      "dashx",
+                      "adb_deeplink",
+                      "_xdm",
+                      "adb_uri",
+                      "adb_a_type",
+                      "adb_act",
+                      "adb_iam_id",
+                      "adb_media",
+                      "_mId",
+                      "_dId",
+                      "data",
+                      "identifier",
+                      "custom",
+                      "os_data",
+                      "ab",
+                      "_",
+                      "com.urbanairship.metadata",
+                      "com.urbanairship.media_attachment",
+                      "itbl",
+                      "CIO-Delivery-ID",
+                      "CIO-Delivery-Token",
+                      "pw_msg",
+                      "pw_push"
+                    ],
+                    "reservedDataKeyPrefixes": [
+                      "W$",
+                      "wzrk_"
+                    ],
+                    "payload": {
+                      "aps": {
+                        "alert": {
+                          "title": "{title}",
+                          "body": "{body}"
+                        },
+                        "mutable-content": 1
+                      },
+                      "body": {
+                        "_k": {},
+                        "action_buttons": {
+                          "$each": "buttons",
+                          "$item": {
+                            "id": "{button.id}",
+                            "label": "{button.label}",
+                            "action": {
+                              "$case": "button.destinationType",
+                              "url": "deep_link",
+                              "app": "open_app"
+                            },
+                            "url": "{button.url}"
+                          }
+                        }
+                      },
+                      "url": "{url}",
+                      "$merge": "{data}"
+                    }
+                  }
                 }
                 """#
         ),
@@ -2326,6 +2760,30 @@ extension BuiltInDefinitions {
                         "os_data.tn",
                         "custom.tn"
                       ]
+                    }
+                  },
+                  "encode": {
+                    "destinations": [
+                      "app",
+                      "url"
+                    ],
+                    "messageId": "required",
+                    "data": true,
+                    "reservedDataKeys": [
+                      "actionSelected"
+                    ],
+                    "payload": {
+                      "aps": {
+                        "alert": {
+                          "title": "{title}",
+                          "body": "{body}"
+                        }
+                      },
+                      "custom": {
+                        "i": "{messageId}",
+                        "u": "{url}",
+                        "a": "{data}"
+                      }
                     }
                   }
                 }
@@ -2614,7 +3072,37 @@ extension BuiltInDefinitions {
                       "code": "androidDiffers",
                       "message": "pw_actions are Android's action buttons, each with its own url; Pushwoosh's iOS SDK ignores them (iOS buttons are the app's notification category actions and all open l)"
                     }
-                  ]
+                  ],
+                  "encode": {
+                    "destinations": [
+                      "app",
+                      "url",
+                      "inAppBrowser"
+                    ],
+                    "messageId": true,
+                    "data": true,
+                    "payload": {
+                      "aps": {
+                        "alert": {
+                          "title": "{title}",
+                          "body": "{body}"
+                        }
+                      },
+                      "pw_msg": "1",
+                      "p": "{messageId}",
+                      "l": {
+                        "$case": "destinationType",
+                        "url": "{url}"
+                      },
+                      "r": {
+                        "$case": "destinationType",
+                        "inAppBrowser": "{url}"
+                      },
+                      "u": {
+                        "$json": "{data}"
+                      }
+                    }
+                  }
                 }
                 """#
         ),
