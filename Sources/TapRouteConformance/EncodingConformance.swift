@@ -260,13 +260,13 @@ public enum MessageGenerator {
         message.destination = destination(capabilities.destinations, &rng)
         if !capabilities.buttonDestinations.isEmpty {
             for i in 0..<Int.random(in: 0...3, using: &rng) {
-                message.buttons.append(
-                    Interaction.Button(
-                        id: "b\(i)-" + word(&rng, 1...5),
-                        label: capabilities.buttonLabels ? text(&rng) : nil,
-                        destination: destination(capabilities.buttonDestinations, &rng)
-                    )
+                var button = Interaction.Button(
+                    id: "b\(i)-" + word(&rng, 1...5),
+                    label: capabilities.buttonLabels ? text(&rng) : nil,
+                    destination: destination(capabilities.buttonDestinations, &rng)
                 )
+                if capabilities.buttonIDsAreLabels { button.label = button.id }
+                message.buttons.append(button)
             }
         }
         if capabilities.data {

@@ -117,6 +117,48 @@ import Testing
         #expect(try Self.encodingError(OutgoingMessage(body: "x", messageId: "m")) == nil)
     }
 
+    /// A vendor whose SDK needs a message id and labelled buttons, and takes only https links.
+    @Test func requiredFieldsAndURLSchemes() throws {
+        let strict = try AdapterDefinition(
+            json: json(
+                #"""
+                {"id": "strict", "summary": "t", "reads": ["notification"], "recognize": {"nonEmpty": "s.i"},
+                 "destination": [{"url": "s.u"}, {"app": true}], "messageId": "s.i",
+                 "buttons": {"from": "s.b", "id": "id", "label": "l", "destination": [{"url": "u"}]},
+                 "encode": {"destinations": ["app", "url"], "urlSchemes": ["https"], "messageId": "required",
+                            "buttons": {"destinations": ["url"], "labels": "required"},
+                            "payload": {"s": {"u": "{url}", "i": "{messageId}", "b": {"$each": "buttons", "$item": {"id": "{button.id}", "l": "{button.label}", "u": "{button.url}"}}}}}}
+                """#
+            )
+        )
+        let configuration = try Configuration(json: json(#"{"adapters": [{"id": "strict"}]}"#))
+        let registry = try AdapterRegistry(configuration: configuration, adapterTypes: [], definitions: [strict])
+        func field(_ message: OutgoingMessage) -> String? {
+            do throws(EncodingError) {
+                _ = try registry.encode(message, vendor: "strict")
+                return nil
+            } catch {
+                return error.field
+            }
+        }
+        #expect(field(OutgoingMessage(body: "x")) == "$.messageId")
+        #expect(field(OutgoingMessage(body: "x", messageId: "m")) == nil)
+        #expect(field(OutgoingMessage(body: "x", destination: .url("myapp://a", target: .app), messageId: "m")) == "$.destination")
+        #expect(field(OutgoingMessage(body: "x", destination: .url("HTTPS://a.example/x", target: .external), messageId: "m")) == nil)
+        let unlabelled = OutgoingMessage(
+            body: "x",
+            buttons: [.init(id: "a", destination: .url("https://a.example", target: .external))],
+            messageId: "m"
+        )
+        #expect(field(unlabelled) == "$.buttons[0].label")
+        let httpButton = OutgoingMessage(
+            body: "x",
+            buttons: [.init(id: "a", label: "A", destination: .url("http://a.example", target: .external))],
+            messageId: "m"
+        )
+        #expect(field(httpButton) == "$.buttons[0].destination")
+    }
+
     @Test func aScreenBecomesItsRoutesURLWhenAsked() throws {
         let routes = #"[{"url": "myapp://orders/{orderId}", "screen": "order"}, {"url": "myapp://help/*", "screen": "help"}]"#
         let registry = try Self.registry(routes: routes)
@@ -134,6 +176,14 @@ import Testing
         #expect(try Self.encodingError(noCapture, routes: routes, options: .init(screens: .route))?.field == "$.destination")
         let noRoute = OutgoingMessage(body: "x", destination: .screen(name: "profile"))
         #expect(try Self.encodingError(noRoute, routes: routes, options: .init(screens: .route))?.code == .cannotExpress)
+        // A screen that carries its link: written as the link only when the link routes back to it.
+        let linked = OutgoingMessage(body: "x", destination: .screen(name: "order", parameters: ["orderId": "9"], url: "myapp://orders/9"))
+        let linkedEvent = try registry.encode(linked, vendor: "narrow")
+        #expect(
+            try registry.normalize(linkedEvent).destination == .screen(name: "order", parameters: ["orderId": "9"], url: "myapp://orders/9")
+        )
+        let stray = OutgoingMessage(body: "x", destination: .screen(name: "home", url: "myapp://home"))
+        #expect(try Self.encodingError(stray, routes: routes)?.field == "$.destination")
         // A wildcard route fits a screen without parameters.
         let help = try registry.encode(
             OutgoingMessage(body: "x", destination: .screen(name: "help")),

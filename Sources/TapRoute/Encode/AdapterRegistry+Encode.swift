@@ -101,6 +101,22 @@ extension AdapterRegistry {
                     "\(vendor) payloads do not carry button labels to the app"
                 )
             }
+            if capabilities.buttonIDsAreLabels, message.buttons[i].label != message.buttons[i].id {
+                throw EncodingError(
+                    .cannotExpress,
+                    vendor: vendor,
+                    field: "$.buttons[\(i)].label",
+                    "\(vendor)'s buttons have no id of their own (its SDK reports the label), so a button's label must be its id"
+                )
+            }
+            if message.buttons[i].label?.isEmpty ?? true, capabilities.requiresButtonLabels {
+                throw EncodingError(
+                    .cannotExpress,
+                    vendor: vendor,
+                    field: "$.buttons[\(i)].label",
+                    "\(vendor)'s SDK shows no button without a label"
+                )
+            }
         }
         if message.messageId == nil, capabilities.requiresMessageId {
             throw EncodingError(
@@ -163,7 +179,9 @@ extension AdapterRegistry {
             return destination
         }
         if case .screen(let name, let parameters, let url) = destination, allowed.contains(.url) {
-            if let url { return .url(url, target: .app) }
+            // A screen that carries its link is written as the link when the registry's
+            // policy reads the link back as that screen.
+            if let url, readsBack(url, as: name, parameters: parameters) { return .url(url, target: .app) }
             guard options.screens == .route else {
                 throw EncodingError(
                     .cannotExpress,
@@ -182,6 +200,15 @@ extension AdapterRegistry {
         )
     }
 
+    /// Whether the policy reads `url` back, without a warning, as `screen` with exactly
+    /// `parameters`.
+    func readsBack(_ url: String, as screen: String, parameters: ScreenParameters) -> Bool {
+        var warnings: [Warning] = []
+        let back = policy.resolve(.url(url, target: .app), warnings: &warnings, label: "the route's URL")
+        guard warnings.isEmpty, case .screen(screen, let found, _) = back else { return false }
+        return found == parameters
+    }
+
     /// The URL of the first route to `screen` that the policy reads back as that screen with
     /// exactly `parameters`.
     func routeURL(to screen: String, parameters: ScreenParameters, field: String, vendor: String) throws(EncodingError) -> String {
@@ -189,9 +216,7 @@ extension AdapterRegistry {
         for route in configuration.routes where route.screen == screen {
             tried = true
             guard let url = route.url(for: parameters) else { continue }
-            var warnings: [Warning] = []
-            let back = policy.resolve(.url(url, target: .app), warnings: &warnings, label: field)
-            if warnings.isEmpty, case .screen(screen, let found, _) = back, found == parameters { return url }
+            if readsBack(url, as: screen, parameters: parameters) { return url }
         }
         throw EncodingError(
             .cannotExpress,

@@ -67,6 +67,9 @@ public struct EncodingCapabilities: Sendable, Hashable {
     public var buttonLabels: Bool
     /// Whether every button needs a label (the vendor's SDK drops a button without one).
     public var requiresButtonLabels: Bool
+    /// Whether a button's label is also its id (the vendor's buttons have no id of their own,
+    /// and its SDK reports the label): a button's id must equal its label.
+    public var buttonIDsAreLabels: Bool
     /// The URL schemes a URL destination may have (lower case), when the vendor's SDK takes
     /// only some (`http`, `https` for a link handed over as a web page); `nil`: any.
     public var urlSchemes: Set<String>?
@@ -88,6 +91,7 @@ public struct EncodingCapabilities: Sendable, Hashable {
         buttonDestinations: Set<DestinationKind> = [],
         buttonLabels: Bool = true,
         requiresButtonLabels: Bool = false,
+        buttonIDsAreLabels: Bool = false,
         urlSchemes: Set<String>? = nil,
         messageId: Bool = true,
         requiresMessageId: Bool = false,
@@ -99,6 +103,7 @@ public struct EncodingCapabilities: Sendable, Hashable {
         self.buttonDestinations = buttonDestinations
         self.buttonLabels = buttonLabels
         self.requiresButtonLabels = requiresButtonLabels
+        self.buttonIDsAreLabels = buttonIDsAreLabels
         self.urlSchemes = urlSchemes
         self.messageId = messageId
         self.requiresMessageId = requiresMessageId

@@ -26,6 +26,7 @@ extension AdobeAdapter: MessageEncoding {
             destinations: [.app, .url],
             buttonDestinations: [.app, .url, .none],
             buttonLabels: true,
+            buttonIDsAreLabels: true,
             messageId: true,
             data: true,
             reservedDataKeys: ["aps", "_xdm", "_mId", "_dId", "media-attachment-url", "dashx"],
