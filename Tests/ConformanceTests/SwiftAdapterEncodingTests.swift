@@ -221,4 +221,43 @@ import Testing
             #expect(error.code == .cannotExpress && error.field == "$.destination")
         }
     }
+
+    /// Encoding grows linearly: buttons (each in DashX's category hash too), screen
+    /// parameters and text lengths, timed at two sizes (`TimeRatio`).
+    @Test func encodingScalesLinearly() throws {
+        let registry = try Self.registry()
+        let dashx = TimeRatio.ratio(small: 400) { n in
+            let message = OutgoingMessage(
+                body: String(repeating: "b", count: n * 10),
+                destination: .screen(name: "s", parameters: ScreenParameters((0..<n).map { ("p\($0)", "v\($0)") })),
+                buttons: (0..<n).map {
+                    Interaction.Button(
+                        id: "b\($0)",
+                        label: "Label \($0)",
+                        destination: .url("https://example.com/\($0)", target: .external)
+                    )
+                },
+                messageId: "m"
+            )
+            do {
+                _ = try registry.encode(message, vendor: "dashx")
+            } catch {
+                Issue.record("dashx at \(n): \(error)")
+            }
+        }
+        #expect(dashx < TimeRatio.maximumRatio, "dashx: \(dashx)")
+        let taptalk = TimeRatio.ratio(small: 20_000) { n in
+            let message = OutgoingMessage(
+                body: String(repeating: "b", count: n),
+                destination: .screen(name: "chatRoom", parameters: ["roomID": String(repeating: "r", count: n)]),
+                messageId: String(repeating: "m", count: n)
+            )
+            do {
+                _ = try registry.encode(message, vendor: "taptalk")
+            } catch {
+                Issue.record("taptalk at \(n): \(error)")
+            }
+        }
+        #expect(taptalk < TimeRatio.maximumRatio, "taptalk: \(taptalk)")
+    }
 }
