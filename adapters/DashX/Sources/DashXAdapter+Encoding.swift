@@ -66,7 +66,7 @@ extension DashXAdapter: MessageEncoding {
             block["action_buttons"] = .array(buttons)
         }
 
-        guard case .object(var aps) = message.apsAlert else { preconditionFailure("OutgoingMessage.apsAlert is an object") }
+        var aps = message.apsAlert.objectValue ?? [:]
         aps["category"] = .string(DashXCategory.identifier(forButtons: category))
         aps["mutable-content"] = 1
         let userInfo: JSONObject = ["aps": .object(aps), "dashx": .string(JSONValue.object(block).jsonString())]
