@@ -241,6 +241,12 @@ public enum MessageGenerator {
             case .clickAction: return .clickAction("OPEN_" + word(&rng).uppercased())
             case .screen:
                 var parameters = ScreenParameters()
+                if let screens = capabilities.screens,
+                    let (name, names) = screens.sorted(by: { $0.key < $1.key }).randomElement(using: &rng)
+                {
+                    for parameter in names.sorted() { parameters[parameter] = word(&rng) }
+                    return .screen(name: name, parameters: parameters)
+                }
                 for _ in 0..<Int.random(in: 0...2, using: &rng) { parameters["p" + word(&rng, 1...4)] = word(&rng) }
                 return .screen(name: "s" + word(&rng), parameters: parameters)
             case .inAppBrowser:

@@ -44,7 +44,9 @@ import Testing
     @Test func conformsThroughTheKit() async throws {
         try await AdapterConformanceTest(
             definition: DefinitionFiles.load(Self.definitionPath),
-            vectors: .directory(BirdConformanceTests.vectorsDirectory),
+            // Bird's reading vectors; its encode vectors are the Swift adapter's (the
+            // definition re-expresses reading only).
+            vectors: ConformanceVectors(ConformanceVectors.directory(BirdConformanceTests.vectorsDirectory).vectors),
             options: .init(
                 baseConfiguration: .yaml(DefaultConfiguration.yaml),
                 registryAdapters: AdapterRegistry.builtInAdapterTypes,

@@ -16,7 +16,9 @@ import Testing
     @Test func birdDefinitionPassesTheBirdVectorsThroughTheKit() async throws {
         try await AdapterConformanceTest(
             definition: try DefinitionFixtures.bird(),
-            vectors: .directory(Self.vectorsDirectory),
+            // Bird's reading vectors; its encode vectors are the Swift adapter's (the
+            // definition re-expresses reading only).
+            vectors: ConformanceVectors(ConformanceVectors.directory(Self.vectorsDirectory).vectors),
             options: .init(
                 baseConfiguration: .yaml(DefaultConfiguration.yaml),
                 registryAdapters: AdapterRegistry.builtInAdapterTypes.filter { $0.id != BirdAdapter.id },

@@ -76,7 +76,7 @@ extension AdapterRegistry {
         message.destination = try lower(
             message.destination,
             allowed: capabilities.destinations,
-            urlSchemes: capabilities.urlSchemes,
+            capabilities: capabilities,
             field: "$.destination",
             vendor: vendor,
             options: options
@@ -88,7 +88,7 @@ extension AdapterRegistry {
             message.buttons[i].destination = try lower(
                 message.buttons[i].destination,
                 allowed: capabilities.buttonDestinations,
-                urlSchemes: capabilities.urlSchemes,
+                capabilities: capabilities,
                 field: "$.buttons[\(i)].destination",
                 vendor: vendor,
                 options: options
@@ -109,7 +109,7 @@ extension AdapterRegistry {
                     "\(vendor)'s buttons have no id of their own (its SDK reports the label), so a button's label must be its id"
                 )
             }
-            if message.buttons[i].label?.isEmpty ?? true, capabilities.requiresButtonLabels {
+            if message.buttons[i].label == nil, capabilities.requiresButtonLabels {
                 throw EncodingError(
                     .cannotExpress,
                     vendor: vendor,
@@ -158,14 +158,32 @@ extension AdapterRegistry {
     private func lower(
         _ destination: Destination,
         allowed: Set<DestinationKind>,
-        urlSchemes: Set<String>?,
+        capabilities: EncodingCapabilities,
         field: String,
         vendor: String,
         options: EncodeOptions
     ) throws(EncodingError) -> Destination {
         let kind = DestinationKind(destination)
+        if allowed.contains(kind), case .screen(let name, let parameters, _) = destination, let screens = capabilities.screens {
+            guard let names = screens[name] else {
+                throw EncodingError(
+                    .cannotExpress,
+                    vendor: vendor,
+                    field: field,
+                    "\(vendor) payloads can name only the screens \(screens.keys.sorted().joined(separator: ", ")), not '\(name)'"
+                )
+            }
+            guard Set(parameters.names) == names else {
+                throw EncodingError(
+                    .cannotExpress,
+                    vendor: vendor,
+                    field: field,
+                    "\(vendor)'s screen '\(name)' takes exactly the parameters \(names.sorted().joined(separator: ", "))"
+                )
+            }
+        }
         if allowed.contains(kind) {
-            if case .url(let url, _) = destination, let schemes = urlSchemes {
+            if case .url(let url, _) = destination, let schemes = capabilities.urlSchemes {
                 let scheme = (try? URLParts.parse(url))?.scheme ?? ""
                 guard schemes.contains(scheme) else {
                     throw EncodingError(

@@ -19,7 +19,8 @@
 /// }
 /// ```
 ///
-/// The conformance kit holds every encoder to the round trip (``AdapterRegistry/roundTrip(_:vendor:options:)``).
+/// The conformance kit (`TapRouteConformance`) holds every encoder to the round trip: reading
+/// the payload back gives the message (`EncodeRoundTrip`).
 public protocol MessageEncoding: Sendable {
     /// What the vendor's payload can express.
     var encodingCapabilities: EncodingCapabilities { get }
@@ -70,6 +71,9 @@ public struct EncodingCapabilities: Sendable, Hashable {
     /// Whether a button's label is also its id (the vendor's buttons have no id of their own,
     /// and its SDK reports the label): a button's id must equal its label.
     public var buttonIDsAreLabels: Bool
+    /// The screens the vendor can name, each with the exact set of parameter names it takes,
+    /// when it takes only some (TapTalk's chat room and its `roomID`); `nil`: any screen.
+    public var screens: [String: Set<String>]?
     /// The URL schemes a URL destination may have (lower case), when the vendor's SDK takes
     /// only some (`http`, `https` for a link handed over as a web page); `nil`: any.
     public var urlSchemes: Set<String>?
@@ -93,6 +97,7 @@ public struct EncodingCapabilities: Sendable, Hashable {
         requiresButtonLabels: Bool = false,
         buttonIDsAreLabels: Bool = false,
         urlSchemes: Set<String>? = nil,
+        screens: [String: Set<String>]? = nil,
         messageId: Bool = true,
         requiresMessageId: Bool = false,
         data: Bool = false,
@@ -105,6 +110,7 @@ public struct EncodingCapabilities: Sendable, Hashable {
         self.requiresButtonLabels = requiresButtonLabels
         self.buttonIDsAreLabels = buttonIDsAreLabels
         self.urlSchemes = urlSchemes
+        self.screens = screens
         self.messageId = messageId
         self.requiresMessageId = requiresMessageId
         self.data = data

@@ -18,7 +18,14 @@ extension DashXAdapter: MessageEncoding {
     /// button labels; the message id (`id`); no custom data.
     public var encodingCapabilities: EncodingCapabilities {
         let kinds: Set<DestinationKind> = [.app, .url, .inAppBrowser, .screen, .clickAction]
-        return EncodingCapabilities(destinations: kinds, buttonDestinations: kinds, buttonLabels: true, messageId: true, data: false)
+        return EncodingCapabilities(
+            destinations: kinds,
+            buttonDestinations: kinds,
+            buttonLabels: true,
+            requiresButtonLabels: true,
+            messageId: true,
+            data: false
+        )
     }
 
     /// The DashX push for `message`: `aps` with the alert, DashX's category (its button set's

@@ -13,10 +13,16 @@ public import TapRoute
 /// belongs to: the `chatRoom` screen (as the adapter's `screens` names it) with exactly a
 /// `roomID`. It has no buttons, no URL and no custom data.
 extension TapTalkAdapter: MessageEncoding {
-    /// A screen destination (only the chat room, checked by ``encode(_:)``); the message id
+    /// A screen destination (only the chat room with its `roomID`); the message id
     /// (`messageID`); no buttons, no URL destinations, no custom data.
     public var encodingCapabilities: EncodingCapabilities {
-        EncodingCapabilities(destinations: [.screen], buttonLabels: false, messageId: true, data: false)
+        EncodingCapabilities(
+            destinations: [.screen],
+            buttonLabels: false,
+            screens: [screens.chatRoom: ["roomID"]],
+            messageId: true,
+            data: false
+        )
     }
 
     /// The iOS push for `message`: `aps.alert` and `data.message` with `messageID` (the
