@@ -45,10 +45,10 @@ public import Testing
 ///    text and read back as a record (`normalize(record:)`, what the CLI does) gives the
 ///    same answer as the value (**record path**).
 /// 7. **encode vector** and **encode round trip**, for an adapter that can encode
-///    (``MessageEncoding``, or a definition with an `encode` section): every encode vector
+///    (`MessageEncoding`, or a definition with an `encode` section): every encode vector
 ///    (``ConformanceVectors/encodeVectors``) gives its payload or its error, and for each
 ///    vector's message and ``Options/encodeRoundTripCount`` messages generated from the seed
-///    within the adapter's ``EncodingCapabilities`` (``MessageGenerator``), the payload
+///    within the adapter's `EncodingCapabilities` (``MessageGenerator``), the payload
 ///    normalizes back to the message (``EncodeRoundTrip``).
 /// 8. **crash**: the adapter never ends the process. The adapter runs in a child process
 ///    (a Swift Testing exit test); when the child dies, the kit names the input it died on,

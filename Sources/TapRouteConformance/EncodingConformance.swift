@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import TapRoute
 
 /// An encode vector: a message, and the payload a vendor's encoder must write for it (or the
@@ -12,7 +12,7 @@ public import TapRoute
 ///  "payload": {"kind": "notification", "userInfo": {…}, "origin": "remote"}}
 /// ```
 ///
-/// `payload` is the encoded ``InputEvent``'s envelope form; `error` (`{"code": …, "field": …}`)
+/// `payload` is the encoded `InputEvent`'s envelope form; `error` (`{"code": …, "field": …}`)
 /// replaces it for a message the vendor cannot express.
 public struct EncodeVector: Sendable, Hashable {
     /// What the vector shows.
@@ -34,7 +34,7 @@ public struct EncodeVector: Sendable, Hashable {
     public enum Expected: Sendable, Hashable {
         /// This envelope.
         case payload(JSONValue)
-        /// An ``EncodingError`` with this code and field.
+        /// An `EncodingError` with this code and field.
         case error(code: String, field: String?)
     }
 
@@ -141,16 +141,16 @@ public struct EncodeVector: Sendable, Hashable {
 /// message's destination, buttons, data (as `payload`) and message id.
 ///
 /// The documented normalisations (docs/encode.md, "Round trip"): the message's destinations
-/// pass through the same ``HandlingPolicy`` as the interaction's (a URL's `app` or `external`
+/// pass through the same `HandlingPolicy` as the interaction's (a URL's `app` or `external`
 /// target is the app's schemes and domains to decide, a route turns a URL into a screen), and
 /// a screen's `url` is not compared when the message's screen has none (a screen written as
 /// its route's URL comes back carrying that URL).
 public enum EncodeRoundTrip {
-    /// What differs between `message` and what its payload for `vendor` normalizes back to;
+    /// What differs between `sent` and what its payload for `vendor` normalizes back to;
     /// empty when the round trip holds. The payload also goes through its JSON text, as a
     /// payload file does.
     public static func problems(
-        _ message: OutgoingMessage,
+        _ sent: OutgoingMessage,
         vendor: String,
         registry: AdapterRegistry,
         options: EncodeOptions = EncodeOptions()
@@ -159,7 +159,7 @@ public enum EncodeRoundTrip {
     {
         let event: InputEvent
         do {
-            event = try registry.encode(message, vendor: vendor, options: options)
+            event = try registry.encode(sent, vendor: vendor, options: options)
         } catch {
             return ["encode failed: \(error)"]
         }
@@ -174,27 +174,28 @@ public enum EncodeRoundTrip {
         var problems: [String] = []
         if interaction.vendor != vendor { problems.append("normalized by '\(interaction.vendor)', not '\(vendor)'") }
         if interaction.trigger != .tap { problems.append("trigger \(interaction.trigger.jsonValue.jsonString()), not a tap") }
-        if !same(message.destination, interaction.destination, registry: registry) {
+        if !same(sent.destination, interaction.destination, registry: registry) {
             problems.append(
-                "destination \(interaction.destination.jsonValue.jsonString()), expected \(expected(message.destination, registry: registry).jsonValue.jsonString())"
+                "destination \(interaction.destination.jsonValue.jsonString()), expected \(expected(sent.destination, registry: registry).jsonValue.jsonString())"
             )
         }
-        if message.buttons.count != interaction.buttons.count {
-            problems.append("\(interaction.buttons.count) buttons, expected \(message.buttons.count)")
+        if sent.buttons.count != interaction.buttons.count {
+            problems.append("\(interaction.buttons.count) buttons, expected \(sent.buttons.count)")
         } else {
-            for (i, (sent, read)) in zip(message.buttons, interaction.buttons).enumerated() {
-                if sent.id != read.id || sent.label != read.label || !same(sent.destination, read.destination, registry: registry) {
-                    problems.append("button \(i): \(read.jsonValue.jsonString()), expected \(sent.jsonValue.jsonString())")
+            for (i, (written, read)) in zip(sent.buttons, interaction.buttons).enumerated() {
+                if written.id != read.id || written.label != read.label || !same(written.destination, read.destination, registry: registry)
+                {
+                    problems.append("button \(i): \(read.jsonValue.jsonString()), expected \(written.jsonValue.jsonString())")
                 }
             }
         }
-        if interaction.payload != message.data {
+        if interaction.payload != sent.data {
             problems.append(
-                "payload \(JSONValue.object(interaction.payload).jsonString()), expected the data \(JSONValue.object(message.data).jsonString())"
+                "payload \(JSONValue.object(interaction.payload).jsonString()), expected the data \(JSONValue.object(sent.data).jsonString())"
             )
         }
-        if interaction.messageId != message.messageId {
-            problems.append("messageId \(interaction.messageId ?? "none"), expected \(message.messageId ?? "none")")
+        if interaction.messageId != sent.messageId {
+            problems.append("messageId \(interaction.messageId ?? "none"), expected \(sent.messageId ?? "none")")
         }
         return problems.map { "\($0); payload: \(event.jsonValue.jsonString())" }
     }

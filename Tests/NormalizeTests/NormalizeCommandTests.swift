@@ -75,7 +75,8 @@ func normalize(_ arguments: [String], stdin: String? = nil, in directory: String
             .filter { $0.hasSuffix(".json") }
             .sorted()
         #expect(!examples.isEmpty)
-        for example in examples {
+        // `message*.json` are outgoing messages, inputs of `normalize encode` (EncodeCommandTests).
+        for example in examples where !example.hasPrefix("message") {
             let run = try normalize(["examples/" + example])
             #expect(run.status == 0, "\(example): \(run.stderr)\(run.stdout)")
             for line in run.lines {

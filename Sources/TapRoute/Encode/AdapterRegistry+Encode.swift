@@ -101,7 +101,8 @@ extension AdapterRegistry {
                     "\(vendor) payloads do not carry button labels to the app"
                 )
             }
-            if capabilities.buttonIDsAreLabels, message.buttons[i].label != message.buttons[i].id {
+            let button = message.buttons[i]
+            if capabilities.buttonIDsAreLabels, button.label != button.id {
                 throw EncodingError(
                     .cannotExpress,
                     vendor: vendor,
