@@ -77,5 +77,37 @@ public func definitionFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: 
     for probe in probes {
         FuzzSupport.normalizeChecked(probe, registry: registry)
     }
+    // A definition with an `encode` section: every message gives a payload or a typed error
+    // naming a field, never a crash or a hang.
+    if registry.canEncode(vendor: definition.id) {
+        for message in messages {
+            do throws(EncodingError) {
+                let event = try registry.encode(message, vendor: definition.id, options: EncodeOptions(screens: .route))
+                _ = event.jsonValue.jsonString()
+            } catch {
+                if error.message.isEmpty || !error.field.hasPrefix("$") { FuzzSupport.fail("an encoding error without a message or a field: \(error)") }
+            }
+        }
+    }
     return 0
 }
+
+/// Messages of every destination kind, with buttons and data, for a definition that encodes.
+let messages: [OutgoingMessage] = [
+    OutgoingMessage(body: "b"),
+    OutgoingMessage(
+        title: "t",
+        body: "b",
+        destination: .url("https://example.com/a?b=c", target: .external),
+        buttons: [
+            .init(id: "x", label: "X", destination: .url("myapp://x", target: .app)),
+            .init(id: "y", destination: .screen(name: "s", parameters: ["p": "1"])),
+        ],
+        data: ["k": "v", "n": 1, "o": ["deep": ["er": true]]],
+        messageId: "m"
+    ),
+    OutgoingMessage(body: "b", destination: .url("https://example.com/w", target: .inAppBrowser), messageId: "m"),
+    OutgoingMessage(body: "b", destination: .screen(name: "s", parameters: ["id": "4 2"]), messageId: "m"),
+    OutgoingMessage(body: "b", destination: .clickAction("OPEN"), buttons: [.init(id: "z", label: "Z", destination: .none)]),
+    OutgoingMessage(body: "b", destination: .none, data: ["aps": "x"]),
+]

@@ -92,6 +92,26 @@ struct MisspelledAcmeEncoder: PayloadAdapter, MessageEncoding {
         try await Self.roundTrips(registry: registry)
     }
 
+    /// Custom data that carries another vendor's keys would hand the payload to that vendor:
+    /// the registry refuses it, naming the data, instead of writing a push that lands elsewhere.
+    @Test func aPayloadAnotherVendorWouldClaimIsRefused() throws {
+        let registry = try AdapterRegistry.builtIn(configuration: YAMLConfiguration.parse(yaml: DefaultConfiguration.yaml))
+        let message = OutgoingMessage(
+            body: "x",
+            destination: .url("https://example.com/a", target: .external),
+            data: ["ab": ["c": "campaign"]],
+            messageId: "m-1"
+        )
+        do throws(EncodingError) {
+            let event = try registry.encode(message, vendor: "iterable")
+            Issue.record("encoded: \(event.jsonValue.jsonString()), normalized by \((try? registry.normalize(event))?.vendor ?? "none")")
+        } catch {
+            #expect(error.code == .cannotExpress)
+            #expect(error.field == "$.data")
+            #expect(error.message.contains("braze"))
+        }
+    }
+
     static func roundTrips(registry: AdapterRegistry) async throws {
         for vendor in registry.adapters.map(\.id) {
             guard let capabilities = registry.encodingCapabilities(vendor: vendor) else { continue }
