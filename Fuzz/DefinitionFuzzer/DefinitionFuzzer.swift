@@ -85,7 +85,9 @@ public func definitionFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: 
                 let event = try registry.encode(message, vendor: definition.id, options: EncodeOptions(screens: .route))
                 _ = event.jsonValue.jsonString()
             } catch {
-                if error.message.isEmpty || !error.field.hasPrefix("$") { FuzzSupport.fail("an encoding error without a message or a field: \(error)") }
+                if error.message.isEmpty || !error.field.hasPrefix("$") {
+                    FuzzSupport.fail("an encoding error without a message or a field: \(error)")
+                }
             }
         }
     }
