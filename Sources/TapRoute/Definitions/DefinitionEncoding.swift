@@ -10,30 +10,89 @@ struct DEncoding: Sendable {
 /// A payload template: JSON whose strings may name the message's fields (`"{url}"`), with
 /// a few `$` constructs. Rendering walks the template once (and the buttons once per
 /// `$each`), so its cost is bounded by the definition's size times the message's.
-indirect enum DPayloadTemplate: Sendable {
-    /// A JSON value copied as it is.
-    case literal(JSONValue)
-    /// `"{name}"`: the field's value (any JSON type); absent when the field is.
-    case field(DField)
-    /// Text with fields in it (`"https://x/{screen}"`): absent when one of them is.
-    case text([DTextPart])
-    /// An object: each member's template, and the object fields spread into it (`$merge`).
-    case object(members: [(key: String, value: DPayloadTemplate)], merge: [DField])
-    /// A list: the elements that are not absent.
-    case array([DPayloadTemplate])
-    /// `$each: buttons`: one rendering of `item` per button, as a list or, with `key`, as an
-    /// object keyed by the rendered key; absent when there are no buttons.
-    case each(item: DPayloadTemplate, key: DPayloadTemplate?)
-    /// `$case`: the template for the field's value; absent for a value without one.
-    case choice(DField, [String: DPayloadTemplate])
-    /// `$json`: the rendered template as JSON text in a string.
-    case json(DPayloadTemplate)
+///
+/// A node is a class with plain fields rather than an indirect enum: the built-in definitions
+/// live for the whole process, and LeakSanitizer cannot follow the tagged pointers an enum
+/// of references packs its case into (it reported the templates as leaked).
+final class DPayloadTemplate: Sendable {
+    /// What a node is.
+    enum Kind: Sendable {
+        /// A JSON value copied as it is (`literal`).
+        case literal
+        /// `"{name}"`: the field's value (any JSON type); absent when the field is.
+        case field
+        /// Text with fields in it (`"https://x/{screen}"`, `parts`): absent when one of them is.
+        case text
+        /// An object: each member's template, and the object fields spread into it (`$merge`).
+        case object
+        /// A list (`elements`): the elements that are not absent.
+        case array
+        /// `$each: buttons`: one rendering of `item` per button, as a list or, with `key`, as
+        /// an object keyed by the rendered key; absent when there are no buttons.
+        case each
+        /// `$case`: the template in `cases` for the field's value; absent for a value without one.
+        case choice
+        /// `$json`: the rendered `item` as JSON text in a string.
+        case json
+    }
+
+    let kind: Kind
+    let literal: JSONValue
+    let field: DField?
+    let parts: [DTextPart]
+    let members: [(key: String, value: DPayloadTemplate)]
+    let merge: [DField]
+    let elements: [DPayloadTemplate]
+    let item: DPayloadTemplate?
+    let key: DPayloadTemplate?
+    let cases: [String: DPayloadTemplate]
+
+    private init(
+        _ kind: Kind,
+        literal: JSONValue = .null,
+        field: DField? = nil,
+        parts: [DTextPart] = [],
+        members: [(key: String, value: DPayloadTemplate)] = [],
+        merge: [DField] = [],
+        elements: [DPayloadTemplate] = [],
+        item: DPayloadTemplate? = nil,
+        key: DPayloadTemplate? = nil,
+        cases: [String: DPayloadTemplate] = [:]
+    ) {
+        self.kind = kind
+        self.literal = literal
+        self.field = field
+        self.parts = parts
+        self.members = members
+        self.merge = merge
+        self.elements = elements
+        self.item = item
+        self.key = key
+        self.cases = cases
+    }
+
+    static func literal(_ value: JSONValue) -> DPayloadTemplate { DPayloadTemplate(.literal, literal: value) }
+    static func field(_ field: DField) -> DPayloadTemplate { DPayloadTemplate(.field, field: field) }
+    static func text(_ parts: [DTextPart]) -> DPayloadTemplate { DPayloadTemplate(.text, parts: parts) }
+    static func object(members: [(key: String, value: DPayloadTemplate)], merge: [DField]) -> DPayloadTemplate {
+        DPayloadTemplate(.object, members: members, merge: merge)
+    }
+    static func array(_ elements: [DPayloadTemplate]) -> DPayloadTemplate { DPayloadTemplate(.array, elements: elements) }
+    static func each(item: DPayloadTemplate, key: DPayloadTemplate?) -> DPayloadTemplate {
+        DPayloadTemplate(.each, item: item, key: key)
+    }
+    static func choice(_ field: DField, _ cases: [String: DPayloadTemplate]) -> DPayloadTemplate {
+        DPayloadTemplate(.choice, field: field, cases: cases)
+    }
+    static func json(_ inner: DPayloadTemplate) -> DPayloadTemplate { DPayloadTemplate(.json, item: inner) }
 }
 
-/// A part of a ``DPayloadTemplate/text(_:)``.
-enum DTextPart: Sendable {
-    case literal(String)
-    case field(DField)
+/// A part of a ``DPayloadTemplate/Kind/text`` node: literal text, or a field (`field` set).
+struct DTextPart: Sendable {
+    var text: String
+    var field: DField?
+    static func literal(_ text: String) -> DTextPart { DTextPart(text: text, field: nil) }
+    static func field(_ field: DField) -> DTextPart { DTextPart(text: "", field: field) }
 }
 
 /// A message field a template names; `button.…` ones only inside `$each`.
@@ -107,44 +166,44 @@ struct DPayloadRenderer {
     }
 
     mutating func render(_ template: DPayloadTemplate) -> JSONValue? {
-        switch template {
-        case .literal(let v): return v
-        case .field(let f): return value(f)
-        case .text(let parts):
+        switch template.kind {
+        case .literal: return template.literal
+        case .field: return template.field.flatMap { value($0) }
+        case .text:
             var out = ""
-            for part in parts {
-                switch part {
-                case .literal(let s): out += s
-                case .field(let f):
-                    switch value(f) {
-                    case .string(let s)?: out += s
-                    case .number(let n)?: out += n.description
-                    default: return nil
-                    }
+            for part in template.parts {
+                guard let f = part.field else {
+                    out += part.text
+                    continue
+                }
+                switch value(f) {
+                case .string(let s)?: out += s
+                case .number(let n)?: out += n.description
+                default: return nil
                 }
             }
             return .string(out)
-        case .object(let members, let merge):
+        case .object:
             var o = JSONObject()
-            for (key, valueTemplate) in members {
+            for (key, valueTemplate) in template.members {
                 if let v = render(valueTemplate) { o[key] = v }
             }
-            for f in merge {
+            for f in template.merge {
                 if case .object(let spread)? = value(f) {
                     for (k, v) in spread where o[k] == nil { o[k] = v }
                 }
             }
             return .object(o)
-        case .array(let elements):
+        case .array:
             var out: [JSONValue] = []
-            for e in elements {
+            for e in template.elements {
                 if let v = render(e) { out.append(v) }
             }
             return .array(out)
-        case .each(let item, let key):
-            guard !message.buttons.isEmpty, button == nil else { return nil }
+        case .each:
+            guard let item = template.item, !message.buttons.isEmpty, button == nil else { return nil }
             defer { button = nil }
-            if let key {
+            if let key = template.key {
                 var o = JSONObject()
                 for (i, b) in message.buttons.enumerated() {
                     button = (i, b)
@@ -159,11 +218,11 @@ struct DPayloadRenderer {
                 if let v = render(item) { out.append(v) }
             }
             return .array(out)
-        case .choice(let f, let cases):
-            guard case .string(let s)? = value(f), let chosen = cases[s] else { return nil }
+        case .choice:
+            guard let f = template.field, case .string(let s)? = value(f), let chosen = template.cases[s] else { return nil }
             return render(chosen)
-        case .json(let inner):
-            guard let v = render(inner) else { return nil }
+        case .json:
+            guard let inner = template.item, let v = render(inner) else { return nil }
             return .string(v.jsonString())
         }
     }
@@ -411,10 +470,8 @@ extension DefinitionCompiler {
         if !literal.isEmpty { parts.append(.literal(literal)) }
         if parts.isEmpty { return .literal(.string("")) }
         if parts.count == 1 {
-            switch parts[0] {
-            case .field(let f): return .field(f)
-            case .literal(let l): return .literal(.string(l))
-            }
+            if let f = parts[0].field { return .field(f) }
+            return .literal(.string(parts[0].text))
         }
         return .text(parts)
     }
