@@ -14,13 +14,16 @@ package struct RecordProcessor: Sendable {
     package let registry: AdapterRegistry
     package let vendor: String?
     package let pretty: Bool
+    /// When set, each record is a message to encode (`normalize encode`), not an envelope.
+    package let encoder: RecordEncoder?
 
     /// Creates a processor for `registry`; `vendor` skips detection for envelopes that name
-    /// none, `pretty` indents the output.
-    package init(registry: AdapterRegistry, vendor: String?, pretty: Bool) {
+    /// none, `pretty` indents the output, `encoder` encodes messages instead of normalizing.
+    package init(registry: AdapterRegistry, vendor: String?, pretty: Bool, encoder: RecordEncoder? = nil) {
         self.registry = registry
         self.vendor = vendor
         self.pretty = pretty
+        self.encoder = encoder
     }
 
     /// The reader of every record, JSON line or part of a document: the registry's
@@ -32,6 +35,9 @@ package struct RecordProcessor: Sendable {
     package func output(for record: UnsafeBufferPointer<UInt8>, line: Int, name: InputName, into out: inout JSONOutputBuffer) -> Bool {
         do throws(NormalizationError) {
             let json = try reader.read(record, line: line)
+            if let encoder {
+                return !encoder.output(for: json, registry: registry, line: line, index: nil, name: name, pretty: pretty, into: &out)
+            }
             render(try normalize(json), into: &out)
             return false
         } catch {
@@ -394,6 +400,9 @@ package struct RecordProcessor: Sendable {
             renderError(inDocument(error), line: errorLine, name: name, into: &out)
             return false
         case .success(let value):
+            if let encoder {
+                return encoder.output(for: value, registry: registry, line: line, index: index, name: name, pretty: pretty, into: &out)
+            }
             do throws(NormalizationError) {
                 render(try normalize(value), into: &out)
                 return true

@@ -242,6 +242,41 @@ public struct AdapterConformanceTest: Sendable {
         return report
     }
 
+    /// What an encode vector breaks: its expected payload or error, then the round trip of
+    /// its message.
+    static func problems(of vector: EncodeVector, vendor: String, registry: AdapterRegistry) -> [(ConformanceFinding.Check, String)] {
+        let message: OutgoingMessage
+        do {
+            message = try OutgoingMessage(jsonValue: vector.message)
+        } catch {
+            return [(.encodeVector, "the message does not read: \(error)")]
+        }
+        let encoded = Result { () throws(EncodingError) in try registry.encode(message, vendor: vendor, options: vector.options) }
+        switch (vector.expected, encoded) {
+        case (.error(let code, _), .success(let event)):
+            return [(.encodeVector, "expected error \(code), got the payload \(event.jsonValue.jsonString())")]
+        case (.error(let code, let field), .failure(let error)):
+            guard error.code.rawValue != code || (field != nil && field != error.field) else { return [] }
+            return [
+                (
+                    .encodeVector,
+                    "expected error \(code) at \(field ?? "any field"), got \(error.code.rawValue) at \(error.field): \(error.message)"
+                )
+            ]
+        case (.payload, .failure(let error)):
+            return [(.encodeVector, "encoding failed: \(error)")]
+        case (.payload(let payload), .success(let event)):
+            var problems: [(ConformanceFinding.Check, String)] = []
+            if event.jsonValue != payload {
+                problems.append((.encodeVector, "expected \(payload.jsonString())\n     got \(event.jsonValue.jsonString())"))
+            }
+            for problem in EncodeRoundTrip.problems(message, vendor: vendor, registry: registry, options: vector.options) {
+                problems.append((.encodeRoundTrip, problem))
+            }
+            return problems
+        }
+    }
+
     /// The encode checks, in this process (an encoder only builds JSON).
     private func encodingFindings(job: ConformanceJob, types: [any PayloadAdapter.Type], seed: UInt64) throws(ConformanceError)
         -> [ConformanceFinding]
@@ -263,74 +298,16 @@ public struct AdapterConformanceTest: Sendable {
         }
         var findings: [ConformanceFinding] = []
         for vector in vectors.encodeVectors {
-            let subject = "encode vector: \(vector.location) (\(vector.description))"
             let registry = try executor.registry(config: vector.config, directory: nil, location: vector.location)
-            let message: OutgoingMessage
-            do {
-                message = try OutgoingMessage(jsonValue: vector.message)
-            } catch {
+            for (check, detail) in Self.problems(of: vector, vendor: adapterID, registry: registry) {
                 findings.append(
                     ConformanceFinding(
-                        check: .encodeVector,
-                        subject: subject,
+                        check: check,
+                        subject: "encode vector: \(vector.location) (\(vector.description))",
                         input: vector.message,
-                        detail: "the message does not read: \(error)"
+                        detail: detail
                     )
                 )
-                continue
-            }
-            switch vector.expected {
-            case .error(let code, let field):
-                do {
-                    let event = try registry.encode(message, vendor: adapterID, options: vector.options)
-                    findings.append(
-                        ConformanceFinding(
-                            check: .encodeVector,
-                            subject: subject,
-                            input: vector.message,
-                            detail: "expected error \(code), got the payload \(event.jsonValue.jsonString())"
-                        )
-                    )
-                } catch {
-                    if error.code.rawValue != code || (field != nil && field != error.field) {
-                        findings.append(
-                            ConformanceFinding(
-                                check: .encodeVector,
-                                subject: subject,
-                                input: vector.message,
-                                detail:
-                                    "expected error \(code) at \(field ?? "any field"), got \(error.code.rawValue) at \(error.field): \(error.message)"
-                            )
-                        )
-                    }
-                }
-            case .payload(let payload):
-                do {
-                    let event = try registry.encode(message, vendor: adapterID, options: vector.options)
-                    if event.jsonValue != payload {
-                        findings.append(
-                            ConformanceFinding(
-                                check: .encodeVector,
-                                subject: subject,
-                                input: vector.message,
-                                detail: "expected \(payload.jsonString())\n     got \(event.jsonValue.jsonString())"
-                            )
-                        )
-                    }
-                } catch {
-                    findings.append(
-                        ConformanceFinding(
-                            check: .encodeVector,
-                            subject: subject,
-                            input: vector.message,
-                            detail: "encoding failed: \(error)"
-                        )
-                    )
-                    continue
-                }
-                for problem in EncodeRoundTrip.problems(message, vendor: adapterID, registry: registry, options: vector.options) {
-                    findings.append(ConformanceFinding(check: .encodeRoundTrip, subject: subject, input: vector.message, detail: problem))
-                }
             }
         }
         var rng = SeededGenerator(seed: seed)

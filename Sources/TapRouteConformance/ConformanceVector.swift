@@ -130,18 +130,7 @@ public struct ConformanceVectors: Sendable {
     /// Reads the vectors in one file: a vector object or an array of them.
     /// - Throws: ``ConformanceError``.
     public static func file(_ path: String) throws(ConformanceError) -> ConformanceVectors {
-        let bytes: [UInt8]
-        do {
-            bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        } catch {
-            throw ConformanceError(.unreadableFile(reason: error.localizedDescription), location: path)
-        }
-        let json: JSONValue
-        do {
-            json = try JSONParser().parse(bytes)
-        } catch {
-            throw ConformanceError(.invalidJSON(error), location: path)
-        }
+        let json = try jsonFile(path)
         let name = (path as NSString).lastPathComponent
         let directory = (path as NSString).deletingLastPathComponent
         var vectors: [ConformanceVector] = []
@@ -154,6 +143,22 @@ public struct ConformanceVectors: Sendable {
         }
         for i in vectors.indices { vectors[i].directory = directory }
         return ConformanceVectors(vectors)
+    }
+
+    /// The JSON document of a vector file.
+    /// - Throws: ``ConformanceError`` for a file that cannot be read or is not JSON.
+    static func jsonFile(_ path: String) throws(ConformanceError) -> JSONValue {
+        let bytes: [UInt8]
+        do {
+            bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch {
+            throw ConformanceError(.unreadableFile(reason: error.localizedDescription), location: path)
+        }
+        do {
+            return try JSONParser().parse(bytes)
+        } catch {
+            throw ConformanceError(.invalidJSON(error), location: path)
+        }
     }
 
     /// Reads the vectors a bundle carries as resources in `subdirectory` (for adapters that

@@ -118,20 +118,7 @@ public struct EncodeVector: Sendable, Hashable {
         }
         var vectors: [EncodeVector] = []
         for name in names {
-            let file = path + "/" + name
-            let bytes: [UInt8]
-            do {
-                bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
-            } catch {
-                throw ConformanceError(.unreadableFile(reason: error.localizedDescription), location: file)
-            }
-            let json: JSONValue
-            do {
-                json = try JSONParser().parse(bytes)
-            } catch {
-                throw ConformanceError(.invalidJSON(error), location: file)
-            }
-            vectors.append(try EncodeVector(json: json, location: "encode/" + name))
+            vectors.append(try EncodeVector(json: ConformanceVectors.jsonFile(path + "/" + name), location: "encode/" + name))
         }
         return vectors
     }

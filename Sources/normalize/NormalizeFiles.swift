@@ -60,41 +60,50 @@ struct NormalizeFiles: ParsableCommand {
             throw ValidationError("--vendor: no enabled adapter has id '\(vendor)'; enabled: \(enabled)")
         }
         let processor = RecordProcessor(registry: registry, vendor: vendor, pretty: pretty)
-        let output = OutputSink()
-        let threads = jobs ?? ProcessInfo.processInfo.activeProcessorCount
-        var failed = 0
-        var unreadable = 0
-        let inputs = files.isEmpty ? ["-"] : files
-        let progress = ProgressLine.forStandardError(quiet: quiet, environment: ProcessInfo.processInfo.environment)
-        defer { progress?.clear() }
-        for (position, file) in inputs.enumerated() {
-            let name = InputName(file == "-" ? nil : file)
-            let asLines = lines || file.hasSuffix(".jsonl") || file.hasSuffix(".ndjson")
-            do throws(IOFailure) {
-                let input = try InputSource(path: file)
-                progress?.begin(input)
-                if asLines {
-                    try processor.processLines(from: input, name: name, into: output, jobs: threads, failed: &failed)
-                } else {
-                    try processor.processDocument(from: input, name: name, into: output, failed: &failed)
-                }
-                try output.flush()
-            } catch {
-                if error.isWriteFailure { throw error }
-                // Like `cat a missing b`: what was read is written, the message names the
-                // input, and the other inputs are still processed; the exit status is 2.
-                try output.flush()
-                progress?.clear()
-                var message = "normalize: \(error)"
-                if case .open(_, ENOENT) = error, let hint = UsageHint.forMissingInput(file, first: position == 0) {
-                    message += "; \(hint)"
-                }
-                StandardError.writeLine(message)
-                unreadable += 1
-            }
-        }
-        try output.flush()
-        if unreadable > 0 { throw ExitCode(2) }
-        if failed > 0 { throw ExitCode(1) }
+        try processInputs(files, lines: lines, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, quiet: quiet, with: processor)
     }
+}
+
+/// Runs `processor` over each input file (`-` or none: standard input), as JSON Lines with
+/// `lines` or a `.jsonl`/`.ndjson` name, else as a document; the output is one record per
+/// input record, in order. Like `cat a missing b`: an input that cannot be read is named on
+/// standard error and the others are still processed.
+/// - Throws: `ExitCode(2)` when an input could not be read, `ExitCode(1)` when a record
+///   failed, ``IOFailure`` when standard output cannot be written.
+func processInputs(_ files: [String], lines: Bool, jobs: Int, quiet: Bool, with processor: RecordProcessor) throws {
+    let output = OutputSink()
+    var failed = 0
+    var unreadable = 0
+    let inputs = files.isEmpty ? ["-"] : files
+    let progress = ProgressLine.forStandardError(quiet: quiet, environment: ProcessInfo.processInfo.environment)
+    defer { progress?.clear() }
+    for (position, file) in inputs.enumerated() {
+        let name = InputName(file == "-" ? nil : file)
+        let asLines = lines || file.hasSuffix(".jsonl") || file.hasSuffix(".ndjson")
+        do throws(IOFailure) {
+            let input = try InputSource(path: file)
+            progress?.begin(input)
+            if asLines {
+                try processor.processLines(from: input, name: name, into: output, jobs: jobs, failed: &failed)
+            } else {
+                try processor.processDocument(from: input, name: name, into: output, failed: &failed)
+            }
+            try output.flush()
+        } catch {
+            if error.isWriteFailure { throw error }
+            // What was read is written, the message names the input, and the other inputs
+            // are still processed; the exit status is 2.
+            try output.flush()
+            progress?.clear()
+            var message = "normalize: \(error)"
+            if case .open(_, ENOENT) = error, let hint = UsageHint.forMissingInput(file, first: position == 0) {
+                message += "; \(hint)"
+            }
+            StandardError.writeLine(message)
+            unreadable += 1
+        }
+    }
+    try output.flush()
+    if unreadable > 0 { throw ExitCode(2) }
+    if failed > 0 { throw ExitCode(1) }
 }

@@ -99,6 +99,9 @@ import Testing
         #expect(run.status == 1)
         #expect(run.lines.count == 2)
         #expect(try Self.object(run.lines[1])["error"]?["path"] == "$[1].destination")
+        // A file's error records name it, as normalize's do.
+        let fromFile = try normalize(["encode", "--vendor", "onesignal", "examples/message.json"])
+        #expect(try Self.object(fromFile.lines[0])["error"]?["file"] == "examples/message.json")
     }
 
     @Test func screensCanBecomeTheirRoutesURL() throws {

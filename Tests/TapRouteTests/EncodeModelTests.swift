@@ -283,6 +283,7 @@ import Testing
         (#"{"a": "{nope}"}"#, "encode.payload.a", "unknown message field 'nope'"),
         (#"{"a": "{button.id}"}"#, "encode.payload.a", "inside $each"),
         (#"{"a": "{url"}"#, "encode.payload.a", "unclosed"),
+        (#"{"a": "x}y"}"#, "encode.payload.a", "'}' must be written '}}'"),
         (#"{"a": {"$each": "buttons", "$item": {"b": {"$each": "buttons", "$item": 1}}}}"#, "encode.payload.a.$item.b", "cannot nest"),
         (#"{"a": {"$each": "data", "$item": 1}}"#, "encode.payload.a.$each", "buttons"),
         (#"{"a": {"$each": "buttons"}}"#, "encode.payload.a", "$item"),

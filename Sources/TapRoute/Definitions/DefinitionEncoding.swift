@@ -262,51 +262,26 @@ extension DefinitionCompiler {
                 required(b, "destinations", at: path.appending("buttons")).map {
                     kinds($0, at: path.appending("buttons").appending("destinations"))
                 } ?? []
-            if let l = b["labels"] {
-                if case .string("required") = l {
-                    labelsRequired = true
-                } else if case .bool(let flag) = l {
-                    labels = flag
-                } else {
-                    mismatch("true, false or 'required'", l, at: path.appending("buttons").appending("labels"))
-                }
+            if let l = b["labels"], let flag = flagOrRequired(l, at: path.appending("buttons").appending("labels")) {
+                (labels, labelsRequired) = flag
             }
         }
         var urlSchemes: Set<String>?
-        if let v = o["urlSchemes"] {
+        if o["urlSchemes"] != nil {
             var schemes: Set<String> = []
-            for (element, ep) in list(v, at: path.appending("urlSchemes")) ?? [] {
-                if let s = string(element, at: ep) {
-                    if Route.isValidScheme(s) { schemes.insert(s.lowercased()) } else { fail("'\(s)' is not a URL scheme", at: ep) }
-                }
+            for (s, ep) in strings(o, "urlSchemes", at: path) {
+                if Route.isValidScheme(s) { schemes.insert(s.lowercased()) } else { fail("'\(s)' is not a URL scheme", at: ep) }
             }
             urlSchemes = schemes
         }
         var messageId = false
         var requiresMessageId = false
-        if let v = o["messageId"] {
-            if case .string("required") = v {
-                messageId = true
-                requiresMessageId = true
-            } else if case .bool(let b) = v {
-                messageId = b
-            } else {
-                mismatch("true, false or 'required'", v, at: path.appending("messageId"))
-            }
+        if let v = o["messageId"], let flag = flagOrRequired(v, at: path.appending("messageId")) {
+            (messageId, requiresMessageId) = flag
         }
         let data = o["data"].flatMap { bool($0, at: path.appending("data")) } ?? false
-        var reserved: Set<String> = []
-        if let v = o["reservedDataKeys"] {
-            for (element, ep) in list(v, at: path.appending("reservedDataKeys")) ?? [] {
-                if let s = string(element, at: ep) { reserved.insert(s) }
-            }
-        }
-        var prefixes: [String] = []
-        if let v = o["reservedDataKeyPrefixes"] {
-            for (element, ep) in list(v, at: path.appending("reservedDataKeyPrefixes")) ?? [] {
-                if let s = string(element, at: ep) { prefixes.append(s) }
-            }
-        }
+        let reserved = Set(strings(o, "reservedDataKeys", at: path).map(\.0))
+        let prefixes = strings(o, "reservedDataKeyPrefixes", at: path).map(\.0)
         guard let payloadValue = required(o, "payload", at: path) else { return nil }
         guard case .object = payloadValue else {
             mismatch("a mapping (the payload's root object)", payloadValue, at: path.appending("payload"))
@@ -329,6 +304,24 @@ extension DefinitionCompiler {
             ),
             payload: payload
         )
+    }
+
+    /// `true`, `false` or `required` (which is also `true`).
+    mutating func flagOrRequired(_ value: JSONValue, at path: KeyPath) -> (flag: Bool, required: Bool)? {
+        switch value {
+        case .bool(let b): return (b, false)
+        case .string("required"): return (true, true)
+        default:
+            mismatch("true, false or 'required'", value, at: path)
+            return nil
+        }
+    }
+
+    /// The strings of the list at `key` of `o` (none when the key is absent), each with its
+    /// path; an element that is not a string is reported.
+    mutating func strings(_ o: JSONObject, _ key: String, at path: KeyPath) -> [(String, KeyPath)] {
+        guard let v = o[key] else { return [] }
+        return (list(v, at: path.appending(key)) ?? []).compactMap { element, ep in string(element, at: ep).map { ($0, ep) } }
     }
 
     /// A field name, checked.
@@ -430,44 +423,25 @@ extension DefinitionCompiler {
         }
     }
 
-    /// A string of the template: literal text, one field, or text with fields (`{{` is a
-    /// literal brace).
+    /// A string of the template: literal text, one field, or text with fields (``DBraces``:
+    /// `{{` and `}}` are literal braces).
     mutating func text(_ s: String, at path: KeyPath, inEach: Bool) -> DPayloadTemplate? {
-        var parts: [DTextPart] = []
-        var literal = ""
-        var i = s.startIndex
-        while i < s.endIndex {
-            let c = s[i]
-            if c == "{" {
-                let next = s.index(after: i)
-                if next < s.endIndex, s[next] == "{" {
-                    literal.append("{")
-                    i = s.index(after: next)
-                    continue
-                }
-                guard let close = s[next...].firstIndex(of: "}") else {
-                    fail("an unclosed '{' in \"\(s)\"; write '{{' for a brace", at: path)
-                    return nil
-                }
-                guard let f = field(String(s[next..<close]), at: path, inEach: inEach) else { return nil }
-                if !literal.isEmpty { parts.append(.literal(literal)) }
-                literal = ""
-                parts.append(.field(f))
-                i = s.index(after: close)
-                continue
-            }
-            if c == "}" {
-                let next = s.index(after: i)
-                if next < s.endIndex, s[next] == "}" {
-                    literal.append("}")
-                    i = s.index(after: next)
-                    continue
-                }
-            }
-            literal.append(c)
-            i = s.index(after: i)
+        let pieces: [DBraces.Piece]
+        switch DBraces.split(s) {
+        case .success(let p): pieces = p
+        case .failure(let problem):
+            fail("an unclosed or lone brace in \"\(s)\": \(problem.message)", at: path)
+            return nil
         }
-        if !literal.isEmpty { parts.append(.literal(literal)) }
+        var parts: [DTextPart] = []
+        for piece in pieces {
+            switch piece {
+            case .text(let text): parts.append(.literal(text))
+            case .insert(let name):
+                guard let f = field(name, at: path, inEach: inEach) else { return nil }
+                parts.append(.field(f))
+            }
+        }
         if parts.isEmpty { return .literal(.string("")) }
         if parts.count == 1 {
             if let f = parts[0].field { return .field(f) }

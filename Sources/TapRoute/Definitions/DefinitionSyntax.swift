@@ -169,10 +169,17 @@ enum DPathParser {
     }
 }
 
-/// Parses message templates (docs/declarative-adapters.md, "Messages").
-enum DTemplateParser {
-    static func parse(_ text: String, names: [String: Int], insideButtons: Bool) -> Result<DTemplate, DSyntaxProblem> {
-        var parts: [DTemplate.Part] = []
+/// Splits template text into literal text and `{…}` inserts: `{{` and `}}` are literal
+/// braces, a lone `}` and a `{` without its `}` are mistakes. Message templates and encode
+/// payload templates share it.
+enum DBraces {
+    enum Piece {
+        case text(String)
+        case insert(String)
+    }
+
+    static func split(_ text: String) -> Result<[Piece], DSyntaxProblem> {
+        var pieces: [Piece] = []
         var literal: [UInt8] = []
         var bytes = Array(text.utf8)[...]
         while let b = bytes.first {
@@ -195,11 +202,41 @@ enum DTemplateParser {
             let inside = bytes.prefix { $0 != UInt8(ascii: "}") }
             guard inside.count < bytes.count else { return .failure(DSyntaxProblem(message: "a '{' without '}' (write '{{' for a brace)")) }
             bytes = bytes.dropFirst(inside.count + 1)
-            var subjectText = String(decoding: inside, as: UTF8.self)
+            if !literal.isEmpty {
+                pieces.append(.text(String(decoding: literal, as: UTF8.self)))
+                literal = []
+            }
+            pieces.append(.insert(String(decoding: inside, as: UTF8.self)))
+        }
+        if !literal.isEmpty { pieces.append(.text(String(decoding: literal, as: UTF8.self))) }
+        return .success(pieces)
+    }
+}
+
+/// Parses message templates (docs/declarative-adapters.md, "Messages").
+enum DTemplateParser {
+    static func parse(_ text: String, names: [String: Int], insideButtons: Bool) -> Result<DTemplate, DSyntaxProblem> {
+        let pieces: [DBraces.Piece]
+        switch DBraces.split(text) {
+        case .success(let p): pieces = p
+        case .failure(let problem): return .failure(problem)
+        }
+        var parts: [DTemplate.Part] = []
+        for piece in pieces {
+            let insert: String
+            switch piece {
+            case .text(let text):
+                parts.append(.text(text))
+                continue
+            case .insert(let text):
+                insert = text
+            }
+            var subjectText = insert
             var filter = DTemplate.Filter.raw
-            if let bar = inside.lastIndex(of: UInt8(ascii: "|")) {
-                subjectText = String(decoding: inside[inside.startIndex..<bar], as: UTF8.self)
-                let name = String(decoding: inside[inside.index(after: bar)...], as: UTF8.self)
+            // Bytes, not Characters: a combining mark after `|` must not hide it.
+            if let bar = insert.utf8.lastIndex(of: UInt8(ascii: "|")) {
+                subjectText = String(decoding: insert.utf8[..<bar], as: UTF8.self)
+                let name = String(decoding: insert.utf8[insert.utf8.index(after: bar)...], as: UTF8.self)
                 switch name {
                 case "quoted": filter = .quoted
                 case "type": filter = .type
@@ -210,10 +247,6 @@ enum DTemplateParser {
                     }
                     return .failure(DSyntaxProblem(message: message))
                 }
-            }
-            if !literal.isEmpty {
-                parts.append(.text(String(decoding: literal, as: UTF8.self)))
-                literal = []
             }
             let subject: DTemplate.Subject
             switch subjectText {
@@ -232,7 +265,6 @@ enum DTemplateParser {
             }
             parts.append(.insert(subject, filter))
         }
-        if !literal.isEmpty { parts.append(.text(String(decoding: literal, as: UTF8.self))) }
         return .success(DTemplate(parts: parts))
     }
 }

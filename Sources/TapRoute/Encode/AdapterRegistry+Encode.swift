@@ -14,11 +14,11 @@ extension AdapterRegistry {
     public func encode(_ message: OutgoingMessage, vendor: String, options: EncodeOptions = EncodeOptions()) throws(EncodingError)
         -> InputEvent
     {
-        guard let adapter = byIDForEncoding(vendor) else {
+        guard let adapter = adapter(forVendor: vendor) else {
             let names = adapters.map(\.id).joined(separator: ", ")
             throw EncodingError(.unknownVendor, vendor: vendor, field: "$", "no enabled adapter has id '\(vendor)'; enabled: \(names)")
         }
-        guard let encoder = adapter as? any MessageEncoding, let capabilities = encodingCapabilities(of: encoder) else {
+        guard let encoder = adapter as? any MessageEncoding, encoder.encodes else {
             throw EncodingError(
                 .noEncoder,
                 vendor: vendor,
@@ -26,6 +26,7 @@ extension AdapterRegistry {
                 "adapter '\(vendor)' cannot encode messages (docs/encode.md lists the vendors that can)"
             )
         }
+        let capabilities = encoder.encodingCapabilities
         let lowered = try lower(message, for: capabilities, vendor: vendor, options: options)
         let event = try encoder.encode(lowered)
         // The payload must be the vendor's when it arrives: custom data that looks like another
@@ -44,27 +45,15 @@ extension AdapterRegistry {
         return event
     }
 
-    /// The capabilities of an adapter that can encode (`nil` for a definition without an
-    /// `encode` section).
-    func encodingCapabilities(of encoder: any MessageEncoding) -> EncodingCapabilities? {
-        if let definition = encoder as? DefinitionAdapter { return definition.encodes ? definition.encodingCapabilities : nil }
-        return encoder.encodingCapabilities
-    }
-
     /// Whether the enabled adapter `vendor` can encode messages.
     public func canEncode(vendor: String) -> Bool {
-        guard let adapter = byIDForEncoding(vendor), let encoder = adapter as? any MessageEncoding else { return false }
-        return encodingCapabilities(of: encoder) != nil
+        encodingCapabilities(vendor: vendor) != nil
     }
 
     /// What the enabled adapter `vendor` can express, when it can encode.
     public func encodingCapabilities(vendor: String) -> EncodingCapabilities? {
-        guard let adapter = byIDForEncoding(vendor), let encoder = adapter as? any MessageEncoding else { return nil }
-        return encodingCapabilities(of: encoder)
-    }
-
-    private func byIDForEncoding(_ vendor: String) -> (any PayloadAdapter)? {
-        adapters.first { $0.id == vendor }
+        guard let encoder = adapter(forVendor: vendor) as? any MessageEncoding, encoder.encodes else { return nil }
+        return encoder.encodingCapabilities
     }
 
     /// The message with what the vendor cannot express replaced (a screen by its route's URL

@@ -22,12 +22,20 @@
 /// The conformance kit (`TapRouteConformance`) holds every encoder to the round trip: reading
 /// the payload back gives the message (`EncodeRoundTrip`).
 public protocol MessageEncoding: Sendable {
+    /// Whether this adapter encodes at all; `true` unless an implementation says otherwise (a
+    /// ``DefinitionAdapter`` encodes when its definition has an `encode` section).
+    var encodes: Bool { get }
     /// What the vendor's payload can express.
     var encodingCapabilities: EncodingCapabilities { get }
     /// The vendor's payload for a message within ``encodingCapabilities``.
     /// - Throws: ``EncodingError`` for what the payload cannot carry that the capabilities do
     ///   not describe (a value the vendor limits, say).
     func encode(_ message: OutgoingMessage) throws(EncodingError) -> InputEvent
+}
+
+extension MessageEncoding {
+    /// An adapter that conforms encodes.
+    public var encodes: Bool { true }
 }
 
 /// The kinds of ``Destination``, for saying which a vendor can express.
