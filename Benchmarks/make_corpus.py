@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes a deterministic JSON Lines corpus of TapRoute input envelopes for benchmarks.
 
-Usage: make_corpus.py N OUT.jsonl [--seed S]
+Usage: make_corpus.py N OUT.jsonl [--seed S] [--mix all|classic]
 
 The same N, seed and Python version give the same bytes, and a smaller N with the same
 seed gives a prefix of a larger one (records are drawn one after another from one random
@@ -55,8 +55,9 @@ WEIRD_SCHEMES = ["javascript:alert(1)", "data:text/html,<script>x</script>", "vb
 
 
 class Corpus:
-    def __init__(self, seed):
+    def __init__(self, seed, mix="all"):
         self.r = random.Random(seed)
+        self.table = MIXES[mix]
 
     # Small helpers ------------------------------------------------------------------------
 
@@ -268,25 +269,214 @@ class Corpus:
             record = {"kind": "vendorEvent", "event": {"type": "Tap", "action": {"type": "URL", "uri": bad}}}
         return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
 
+    # Definition vendors ---------------------------------------------------------------------
+
+    def destination_link(self, none_share=0.25, product_share=0.3):
+        """An https URL, a routed campaigndemoapp://products/{id} link or None (no destination)."""
+        roll = self.r.random()
+        if roll < none_share:
+            return None
+        if roll < none_share + product_share:
+            return self.product_link()
+        return self.https_url()
+
+    def button_label(self):
+        return self.text(1, 3)
+
+    def tap_action(self, button_ids, button_share=0.15, dismiss_share=0.02):
+        """The envelope's action: None (a tap), a default action, a dismiss or one of button_ids."""
+        roll = self.r.random()
+        if roll < dismiss_share:
+            return "com.apple.UNNotificationDismissActionIdentifier"
+        if button_ids and roll < dismiss_share + button_share:
+            return self.r.choice(button_ids)
+        if roll > 0.9:
+            return "com.apple.UNNotificationDefaultActionIdentifier"
+        return None
+
+    def notification(self, user_info, action):
+        record = {"kind": "notification", "userInfo": user_info}
+        if action is not None:
+            record["action"] = action
+        return record
+
+    def onesignal(self):
+        user_info = {"aps": self.aps()}
+        link = self.destination_link()
+        data = self.custom_keys()
+        if self.chance(0.3):
+            data["orderId"] = str(self.r.randint(1, 9999))
+        button_ids = []
+        if self.chance(0.75):
+            custom = {"i": self.uuid()}
+            if link:
+                custom["u"] = link
+            if data:
+                custom["a"] = data
+            if self.chance(0.2):
+                custom["ti"] = self.uuid()
+                custom["tn"] = self.text(1, 3)
+            user_info["custom"] = custom
+        else:
+            os_data = {"i": self.uuid()}
+            if link:
+                os_data["u"] = link
+            if self.chance(0.7):
+                buttons = [{"i": f"id{i}", "n": self.button_label()} for i in range(1, self.r.randint(2, 3))]
+                os_data["buttons"] = buttons
+                button_ids = [b["i"] for b in buttons]
+            user_info["os_data"] = os_data
+            user_info.update(data)
+        return self.notification(user_info, self.tap_action(button_ids))
+
+    def braze(self):
+        user_info = {"aps": self.aps()}
+        ab = {"c": self.r.choice(["dGVzdF9jYW1wYWlnbl8x", "Y2FtcGFpZ25fMjAyNg==", None]) if self.chance(0.95) else self.hexid(24)}
+        button_ids = []
+        if self.chance(0.3):
+            category = {}
+            for name in self.r.sample(["shop", "later", "track", "open"], self.r.randint(1, 2)):
+                link = self.destination_link(0.3)
+                category[name] = {"a_t": "ab_uri", "a_uri": link} if link else {"a_t": "ab_open"}
+            ab["ab_cat"] = category
+            button_ids = list(category)
+        user_info["ab"] = ab
+        link = self.destination_link()
+        if link:
+            user_info["ab_uri"] = link
+            if self.chance(0.2):
+                user_info["ab_use_webview"] = self.r.choice([True, False, "true"])
+        user_info.update(self.custom_keys())
+        return self.notification(user_info, self.tap_action(button_ids))
+
+    def airship(self):
+        send_id = self.uuid()
+        user_info = {"aps": self.aps(), "_": send_id, "com.urbanairship.metadata": self.hexid(48)}
+        roll = self.r.random()
+        if roll < 0.45:
+            user_info["^d"] = self.r.choice([self.product_link(), self.https_url()])
+        elif roll < 0.6:
+            user_info["^u"] = self.https_url()
+        elif roll < 0.7:
+            user_info["^p"] = self.https_url() if self.chance(0.5) else {"url": self.https_url()}
+        elif roll < 0.8:
+            user_info["^mc"] = "auto"
+            user_info["_uamid"] = self.hexid(22)
+        button_ids = []
+        if self.chance(0.25):
+            user_info["com.urbanairship.interactive_actions"] = {
+                "shop_now": {"^d": self.product_link()},
+                "read_later": {"^p": {"url": self.https_url()}},
+            }
+            button_ids = ["shop_now", "read_later"]
+        user_info.update(self.custom_keys())
+        return self.notification(user_info, self.tap_action(button_ids))
+
+    def iterable(self):
+        itbl = {"campaignId": self.r.randint(10**5, 10**7), "templateId": self.r.randint(10**5, 10**7), "messageId": self.hexid(32), "isGhostPush": False}
+        roll = self.r.random()
+        if roll < 0.65:
+            itbl["defaultAction"] = {"type": "openUrl", "data": self.r.choice([self.https_url(), self.https_url(), self.product_link()])}
+        elif roll < 0.8:
+            itbl["defaultAction"] = {"type": self.r.choice(["openCart", "showPromo"])}
+        elif roll < 0.9:
+            itbl["defaultAction"] = {"type": "openApp"} if self.chance(0.5) else {}
+        button_ids = []
+        if self.chance(0.3):
+            buttons = [{"identifier": "view", "title": self.button_label(), "buttonType": "default", "openApp": True, "action": {"type": "openUrl", "data": self.r.choice([self.https_url(), self.product_link()])}}]
+            if self.chance(0.5):
+                buttons.append({"identifier": "snooze", "title": self.button_label(), "buttonType": "default", "openApp": False, "action": {"type": "snooze"}})
+            itbl["actionButtons"] = buttons
+            button_ids = [b["identifier"] for b in buttons]
+        user_info = {"aps": self.aps(), "itbl": itbl}
+        user_info.update(self.custom_keys())
+        return self.notification(user_info, self.tap_action(button_ids))
+
+    def clevertap(self):
+        stamp = self.r.randint(1700000000, 1800000000)
+        user_info = {"aps": self.aps(), "wzrk_id": f"{stamp}_{self.r.randint(20240101, 20261231)}", "wzrk_pivot": self.r.choice(["wzrk_default", "variant_a", "variant_b"]), "wzrk_acct_id": "TEST-R78-ZZK-955Z"}
+        if self.chance(0.3):
+            user_info["wzrk_cid"] = self.r.choice(["promotions", "orders"])
+        if self.chance(0.2):
+            user_info["W$ttl"] = str(stamp + 86400)
+        link = self.destination_link()
+        if link:
+            user_info["wzrk_dl"] = link
+        user_info.update(self.custom_keys())
+        return self.notification(user_info, self.tap_action(["later"] if self.chance(0.3) else [], 0.1))
+
+    def customerio(self):
+        user_info = {"aps": self.aps(), "CIO-Delivery-ID": "dlv_" + self.hexid(20), "CIO-Delivery-Token": self.hexid(64)}
+        push = {}
+        link = self.destination_link()
+        if link:
+            push["link"] = link
+        if self.chance(0.3):
+            push["image"] = f"https://cdn.{self.r.choice(HOSTS)}/img/{self.r.randint(1, 9999)}.png"
+        if push or self.chance(0.5):
+            user_info["CIO"] = {"push": push}
+        user_info.update(self.custom_keys())
+        return self.notification(user_info, self.tap_action(["later"] if self.chance(0.2) else [], 0.1))
+
+    def klaviyo(self):
+        body = {"_k": json.dumps({"Message": self.hexid(8), "Company": self.hexid(6), "Flow": self.hexid(6)}, separators=(",", ":"))}
+        button_ids = []
+        if self.chance(0.35):
+            buttons = [{"id": "com.klaviyo.open", "label": self.button_label(), "action": "open_app"}]
+            if self.chance(0.7):
+                buttons.append({"id": "com.klaviyo.shop", "label": self.button_label(), "action": "deep_link", "url": self.r.choice([self.product_link(), self.https_url()])})
+            body["action_buttons"] = buttons
+            button_ids = [b["id"] for b in buttons]
+        user_info = {"aps": self.aps(), "body": body}
+        link = self.destination_link()
+        if link:
+            user_info["url"] = link
+        user_info.update(self.custom_keys())
+        return self.notification(user_info, self.tap_action(button_ids))
+
+    def pushwoosh(self):
+        user_info = {"aps": self.aps(), "pw_msg": "1", "p": self.r.choice("0123456789abcdef") + "-" + self.hexid(7)}
+        link = self.destination_link()
+        if link:
+            user_info["l"] = link
+        elif self.chance(0.3):
+            user_info["r"] = self.https_url()
+        data = self.custom_keys()
+        if data:
+            user_info["u"] = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        return self.notification(user_info, self.tap_action(["read"] if self.chance(0.2) else [], 0.1))
+
+    def fcm(self):
+        user_info = {
+            "aps": self.aps(),
+            "gcm.message_id": f"{self.r.randint(1700000000, 1800000000)}{self.r.randint(100000, 999999)}",
+            "google.c.sender.id": str(self.r.randint(10**11, 10**12)),
+        }
+        if self.chance(0.7):
+            user_info["google.c.a.e"] = "1"
+            user_info["google.c.a.c_id"] = str(self.r.randint(10**18, 10**19))
+            user_info["google.c.a.c_l"] = self.text(1, 3)
+            user_info["google.c.a.ts"] = str(self.r.randint(1700000000, 1800000000))
+            user_info["google.c.a.udt"] = "0"
+        if self.chance(0.3):
+            user_info["google.c.fid"] = self.hexid(22)
+        if self.chance(0.2):
+            user_info["fcm_options"] = {"image": f"https://cdn.{self.r.choice(HOSTS)}/img/{self.r.randint(1, 9999)}.png"}
+        link = self.destination_link(0.3, 0.2)
+        if link:
+            user_info["gcm.app_link"] = link
+        user_info.update(self.custom_keys())
+        if self.chance(0.3):
+            user_info["orderId"] = str(self.r.randint(1, 9999))
+        return self.notification(user_info, self.tap_action(["later"] if self.chance(0.1) else [], 0.1))
+
     # The mix ------------------------------------------------------------------------------
 
     def record(self):
         roll = self.r.random() * 100
-        table = [
-            (30, self.dashx, "dashx"),
-            (9, self.adobe_acs_push, "adobe"),
-            (9, self.adobe_ajo_push, "adobe"),
-            (5, self.adobe_local, "adobe"),
-            (7, self.adobe_click, "adobe"),
-            (12, self.bird, "bird"),
-            (8, self.taptalk_push, "taptalk"),
-            (8, self.taptalk_link, "taptalk"),
-            (7, self.custom_scheme, None),
-            (4, self.plain_https, None),
-        ]
-        for share, make, vendor in table:
+        for share, make, vendor in self.table:
             if roll < share:
-                record = self.envelope(make())
+                record = self.envelope(getattr(self, make)())
                 if vendor and self.chance(0.03):
                     record["vendor"] = vendor
                 return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
@@ -294,18 +484,56 @@ class Corpus:
         return self.malformed()
 
 
+# Shares in percent of records; whatever the table leaves (1%) is malformed.
+CLASSIC = [
+    (30, "dashx", "dashx"),
+    (9, "adobe_acs_push", "adobe"),
+    (9, "adobe_ajo_push", "adobe"),
+    (5, "adobe_local", "adobe"),
+    (7, "adobe_click", "adobe"),
+    (12, "bird", "bird"),
+    (8, "taptalk_push", "taptalk"),
+    (8, "taptalk_link", "taptalk"),
+    (7, "custom_scheme", None),
+    (4, "plain_https", None),
+]
+DEFINITIONS = [
+    (5, "onesignal", "onesignal"),
+    (5, "braze", "braze"),
+    (4, "fcm", "fcm"),
+    (3, "airship", "airship"),
+    (3, "iterable", "iterable"),
+    (3, "clevertap", "clevertap"),
+    (2, "customerio", "customerio"),
+    (1, "klaviyo", "klaviyo"),
+    (1, "pushwoosh", "pushwoosh"),
+]
+# `all`: the definition vendors take 27%, the classic shares are scaled down to the other 72%.
+MIXES = {
+    "all": [(share * 72 / 99, make, vendor) for share, make, vendor in CLASSIC] + DEFINITIONS,
+    "classic": CLASSIC,
+}
+
+
 def main(argv):
     args = [a for a in argv[1:]]
-    seed = 20240601
-    if "--seed" in args:
-        i = args.index("--seed")
-        seed = int(args[i + 1])
-        del args[i : i + 2]
-    if len(args) != 2 or not args[0].isdigit():
+    seed, mix = 20240601, "all"
+    for option in ("--seed", "--mix"):
+        if option in args:
+            i = args.index(option)
+            if i + 1 >= len(args):
+                args = []
+                break
+            if option == "--seed":
+                seed = int(args[i + 1]) if args[i + 1].lstrip("-").isdigit() else None
+            else:
+                mix = args[i + 1]
+            del args[i : i + 2]
+    if len(args) != 2 or not args[0].isdigit() or seed is None or mix not in MIXES:
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 2
     count, out = int(args[0]), args[1]
-    corpus = Corpus(seed)
+    corpus = Corpus(seed, mix)
     with open(out, "w", encoding="utf-8") as f:
         for _ in range(count):
             f.write(corpus.record())

@@ -320,6 +320,356 @@ def link(envelope, url):
     return finish(out, envelope, False)
 
 
+# Definition vendors (adapters/<Vendor>/<id>.yaml): their common cases ----------------------
+
+
+def resolve(destination, automatic):
+    """The policy for one destination: (destination, handling, warning or None)."""
+    if destination["type"] != "url":
+        return destination, "app", None
+    url = destination["url"]
+    reason = safe(url)
+    if reason:
+        return {"type": "app"}, "app", {"code": "urlRejected", "message": f"{reason}: {url[:200]}"}
+    routed = route(url)
+    if routed:
+        return routed, "app", None
+    scheme = url.partition(":")[0].lower()
+    if destination["target"] == "inAppBrowser" and scheme not in ("http", "https"):
+        destination["target"] = "external"
+    if scheme in APP_SCHEMES or (scheme == "https" and (urlsplit(url).hostname or "") in APP_DOMAINS):
+        destination["target"] = "app"
+    return destination, "automatic" if automatic else "app", None
+
+
+def definition(vendor, envelope, trig, destination, automatic, message_id=None, payload=None, tracking=None, buttons=None, warnings=None, follows=True):
+    """An Interaction in normalize's key order, with the policy applied."""
+    override = envelope.get("automaticallyOpenDeeplinks")
+    if follows and isinstance(override, bool):
+        automatic = override
+    destination, handling, rejected = resolve(destination, automatic)
+    out = {"vendor": vendor, "channel": "local" if envelope.get("origin") == "local" else "push", "trigger": trig, "destination": destination, "handling": handling}
+    if isinstance(message_id, str) and message_id:
+        out["messageId"] = message_id
+    if payload:
+        out["payload"] = payload
+    if tracking:
+        out["tracking"] = tracking
+    if buttons:
+        out["buttons"] = [dict(button, destination=resolve(button["destination"], True)[0]) for button in buttons]
+    phase = envelope.get("phase")
+    if phase in ("cold", "warm"):
+        out["phase"] = phase
+    if rejected:
+        warnings = (warnings or []) + [rejected]
+    if warnings:
+        out["warnings"] = warnings
+    return out
+
+
+def text_url(value, target="external"):
+    """A URL destination for a non-empty string (trimmed), else None."""
+    if isinstance(value, str):
+        value = value.strip()
+        if value:
+            return {"type": "url", "url": value, "target": target}
+    return None
+
+
+def is_button(action):
+    return action is not None and action not in (DEFAULT_ACTION, DISMISS_ACTION)
+
+
+def without(user_info, keys, prefixes=()):
+    return {k: v for k, v in user_info.items() if k not in keys and not k.startswith(prefixes)}
+
+
+def picked(user_info, names):
+    """{name: userInfo[key]} for the (name, key) pairs present."""
+    return {name: user_info[key] for name, key in names if key in user_info}
+
+
+def button_trigger(action, buttons):
+    label = next((b.get("label") for b in buttons if b["id"] == action), None)
+    return trigger(action, label)
+
+
+def onesignal(envelope, user_info, action):
+    os_data = user_info.get("os_data")
+    custom = user_info.get("custom") if isinstance(user_info.get("custom"), dict) else {}
+    layout = os_data if isinstance(os_data, dict) else custom
+    launch = text_url(layout.get("u")) or {"type": "app"}
+    buttons = []
+    if isinstance(os_data, dict) and isinstance(os_data.get("buttons"), list):
+        for b in os_data["buttons"]:
+            if isinstance(b, dict) and (b.get("i") or b.get("n")):
+                button = {"id": b.get("i") or b.get("n")}
+                if isinstance(b.get("n"), str):
+                    button["label"] = b["n"]
+                button["destination"] = dict(launch)
+                buttons.append(button)
+    destination = {"type": "none"} if action == DISMISS_ACTION else launch
+    payload = custom.get("a")
+    if isinstance(payload, str):
+        payload = {"value": payload}
+    tracking = {}
+    for name, key in (("templateId", "ti"), ("templateName", "tn")):
+        value = os_data.get(key) if isinstance(os_data, dict) and key in os_data else custom.get(key)
+        if value is not None:
+            tracking[name] = value
+    return definition("onesignal", envelope, button_trigger(action, buttons), destination, True, layout.get("i"), payload if isinstance(payload, dict) else None, tracking, buttons)
+
+
+def braze(envelope, user_info, action):
+    category = user_info["ab"].get("ab_cat")
+    buttons = []
+    if isinstance(category, dict):
+        for name, entry in category.items():
+            if isinstance(entry, dict):
+                buttons.append({"id": name, "destination": text_url(entry.get("a_uri")) or {"type": "app"}})
+    if action == DISMISS_ACTION:
+        destination = {"type": "none"}
+    elif is_button(action):
+        destination = next((dict(b["destination"]) for b in buttons if b["id"] == action), {"type": "app"})
+    else:
+        webview = user_info.get("ab_use_webview") in (True, "true", 1)
+        destination = text_url(user_info.get("ab_uri"), "inAppBrowser" if webview else "external") or {"type": "app"}
+    payload = without(user_info, ("ab", "ab_uri", "aps", "ab_use_webview"))
+    return definition("braze", envelope, button_trigger(action, buttons), destination, True, None, payload, None, buttons)
+
+
+def airship_actions(actions):
+    """(destination, opens the URL itself, follows the envelope override) for an Airship actions dictionary."""
+    deep_link = actions.get("^d", actions.get("deep_link_action"))
+    if deep_link is not None:
+        return text_url(deep_link) or {"type": "app"}, True, True
+    page = actions.get("^p", actions.get("landing_page_action"))
+    if page is not None:
+        return text_url(page.get("url") if isinstance(page, dict) else page, "inAppBrowser") or {"type": "app"}, True, False
+    external = actions.get("^u", actions.get("open_external_url_action"))
+    if external is not None:
+        return text_url(external) or {"type": "app"}, True, False
+    inbox = actions.get("^mc", actions.get("_uamid"))
+    if inbox is not None:
+        uamid = actions.get("_uamid") if inbox == "auto" else inbox
+        uamid = uamid[0] if isinstance(uamid, list) and uamid else uamid
+        out = {"type": "screen", "name": "messageCenter"}
+        if isinstance(uamid, str):
+            out["parameters"] = {"messageId": uamid}
+        return out, True, True
+    return {"type": "app"}, True, True
+
+
+def airship(envelope, user_info, action):
+    buttons = []
+    interactive = user_info.get("com.urbanairship.interactive_actions")
+    if isinstance(interactive, dict):
+        for name, actions in interactive.items():
+            if isinstance(actions, dict):
+                actions = dict(actions, _uamid=user_info.get("_uamid")) if actions.get("^mc") == "auto" else actions
+                buttons.append({"id": name, "destination": airship_actions(actions)[0]})
+    automatic, follows = True, True
+    if action == DISMISS_ACTION:
+        destination = {"type": "none"}
+    elif is_button(action):
+        destination = next((dict(b["destination"]) for b in buttons if b["id"] == action), {"type": "app"})
+    else:
+        destination, automatic, follows = airship_actions(user_info)
+    send_id = user_info.get("_")
+    tracking = {}
+    if isinstance(send_id, str):
+        tracking["sendId"] = send_id
+    if "com.urbanairship.metadata" in user_info:
+        tracking["metadata"] = user_info["com.urbanairship.metadata"]
+    payload = without(user_info, AIRSHIP_KEYS, ("^", "com.urbanairship."))
+    return definition("airship", envelope, trigger(action), destination, automatic, send_id, payload, tracking, buttons, follows=follows)
+
+
+AIRSHIP_KEYS = {"aps", "_", "_uamid", "deep_link_action", "landing_page_action", "open_external_url_action", "wallet_action", "display_inbox_action", "overlay_inbox_action", "add_tags_action", "remove_tags_action", "share_action", "clipboard_action"}
+ITERABLE_NOT_HTTPS = "{} is not https: Iterable's iOS SDK offers it to the app's IterableURLDelegate and opens nothing itself; Android's SDK drops it before asking the app's IterableUrlHandler unless allowedProtocols lists its scheme"
+
+
+def iterable_action(action):
+    """The destination of an Iterable action {type, data}."""
+    kind = action.get("type") if isinstance(action, dict) else None
+    if kind == "openUrl":
+        return text_url(action.get("data")) or {"type": "app"}
+    if isinstance(kind, str) and kind:
+        return {"type": "clickAction", "value": kind}
+    return None
+
+
+def iterable(envelope, user_info, action):
+    itbl = user_info["itbl"]
+    listed = itbl.get("actionButtons") if isinstance(itbl.get("actionButtons"), list) else []
+    buttons, warnings = [], []
+    for b in listed:
+        if isinstance(b, dict) and isinstance(b.get("identifier"), str):
+            button = {"id": b["identifier"]}
+            if isinstance(b.get("title"), str):
+                button["label"] = b["title"]
+            button["destination"] = iterable_action(b.get("action")) or ({"type": "none"} if b.get("openApp") is False else {"type": "app"})
+            buttons.append(button)
+    automatic = False
+    if action == DISMISS_ACTION:
+        destination = {"type": "none"}
+    elif is_button(action):
+        match = next((b for b in buttons if b["id"] == action), None)
+        destination = dict(match["destination"]) if match else {"type": "app"}
+        if destination["type"] == "url":
+            automatic = destination["url"].lower().startswith("https:")
+            if not automatic:
+                warnings.append({"code": "androidDiffers", "message": ITERABLE_NOT_HTTPS.format(f"'{destination['url']}'")})
+    elif isinstance(itbl.get("defaultAction"), dict):
+        destination = iterable_action(itbl["defaultAction"]) or {"type": "app"}
+        if destination["type"] == "url":
+            automatic = destination["url"].lower().startswith("https:")
+            if not automatic:
+                warnings.append({"code": "androidDiffers", "message": ITERABLE_NOT_HTTPS.format(f"'{destination['url']}'")})
+    else:
+        destination = text_url(user_info.get("url")) or {"type": "app"}
+        automatic = destination["type"] == "url" and destination["url"].lower().startswith("https:")
+    tracking = picked(itbl, (("campaignId", "campaignId"), ("templateId", "templateId"), ("messageId", "messageId")))
+    payload = without(user_info, ("aps", "itbl", "url"))
+    return definition("iterable", envelope, button_trigger(action, buttons), destination, automatic, itbl.get("messageId"), payload, tracking, buttons, warnings)
+
+
+def clevertap(envelope, user_info, action):
+    link = user_info.get("wzrk_dl")
+    warnings = []
+    if action == DISMISS_ACTION:
+        destination = {"type": "none"}
+        if isinstance(link, str) and link:
+            warnings.append({"code": "linkOnDismiss", "message": f"the notification was dismissed, but CleverTap's swizzled didReceive handler passes every response to handlePushNotification:, which opens wzrk_dl '{link}' for a dismiss too; the destination is none"})
+    else:
+        destination = text_url(link) or {"type": "app"}
+        if is_button(action) and isinstance(link, str) and link:
+            warnings.append({"code": "appDefinedAction", "message": f"button '{action}' is an action of the app's own notification category: CleverTap's iOS SDK reads no button from the payload and opens wzrk_dl for any action, so the destination is the message's deep link"})
+    message_id = user_info.get("wzrk_id", user_info.get("W$id"))
+    tracking = {}
+    for name, keys in (("wzrk_id", ("wzrk_id", "W$id")), ("wzrk_pivot", ("wzrk_pivot", "W$pivot")), ("wzrk_cgId", ("wzrk_cgId", "W$cgId")), ("wzrk_acct_id", ("wzrk_acct_id",))):
+        for key in keys:
+            if key in user_info:
+                tracking[name] = user_info[key]
+                break
+    payload = without(user_info, ("aps",), ("W$", "wzrk_"))
+    return definition("clevertap", envelope, trigger(action), destination, True, message_id, payload, tracking, None, warnings)
+
+
+def customerio(envelope, user_info, action):
+    push = user_info.get("CIO", {}).get("push") if isinstance(user_info.get("CIO"), dict) else None
+    link = push.get("link") if isinstance(push, dict) else None
+    warnings = []
+    if action == DISMISS_ACTION:
+        destination = {"type": "none"}
+    elif is_button(action):
+        destination = {"type": "app"}
+        if isinstance(link, str) and link:
+            message = f"button '{action}' is an action of the app's notification category; Customer.io's iOS SDK opens CIO.push.link '{link}' only for a tap on the notification itself, so the app is opened"
+        else:
+            message = f"button '{action}' is an action of the app's notification category; Customer.io's payload gives it no destination, so the app is opened"
+        warnings.append({"code": "appDefinedAction", "message": message})
+    else:
+        destination = text_url(link) or {"type": "app"}
+    delivery = user_info["CIO-Delivery-ID"]
+    tracking = {"deliveryId": delivery, "deliveryToken": user_info["CIO-Delivery-Token"]}
+    payload = without(user_info, ("aps", "CIO-Delivery-ID", "CIO-Delivery-Token", "CIO", "link"), ("gcm.", "google."))
+    return definition("customerio", envelope, trigger(action), destination, True, delivery, payload, tracking, None, warnings)
+
+
+def klaviyo(envelope, user_info, action):
+    body = user_info["body"]
+    listed = body.get("action_buttons") if isinstance(body.get("action_buttons"), list) else []
+    buttons = []
+    for b in listed:
+        if isinstance(b, dict) and isinstance(b.get("id"), str):
+            button = {"id": b["id"]}
+            if isinstance(b.get("label"), str):
+                button["label"] = b["label"]
+            link = text_url(b.get("url")) if b.get("action") == "deep_link" else None
+            button["destination"] = link or {"type": "app"}
+            buttons.append(button)
+    if action == DISMISS_ACTION:
+        destination = {"type": "none"}
+    elif is_button(action):
+        destination = next((dict(b["destination"]) for b in buttons if b["id"] == action), {"type": "app"})
+    else:
+        destination = text_url(user_info.get("url")) or {"type": "app"}
+    tracking = {"_k": body["_k"]} if "_k" in body else None
+    payload = without(user_info, ("aps", "body", "url"))
+    return definition("klaviyo", envelope, button_trigger(action, buttons), destination, True, None, payload, tracking, buttons)
+
+
+def pushwoosh(envelope, user_info, action):
+    if action == DISMISS_ACTION:
+        destination = {"type": "none"}
+    else:
+        destination = text_url(user_info.get("l")) or text_url(user_info.get("r"), "inAppBrowser") or {"type": "app"}
+    custom = user_info.get("u")
+    payload = None
+    if isinstance(custom, str):
+        try:
+            payload = loads(custom) if custom.startswith("{") else None
+        except ValueError:
+            payload = None
+        if not isinstance(payload, dict):
+            payload = {"value": custom}
+    message_id = user_info.get("p")
+    tracking = {"hash": message_id} if isinstance(message_id, str) else None
+    return definition("pushwoosh", envelope, trigger(action), destination, True, message_id, payload, tracking)
+
+
+FCM_TRACKING = tuple((key, key) for key in ("google.c.a.e", "google.c.a.c_id", "google.c.a.c_l", "google.c.a.m_l", "google.c.a.ts", "google.c.a.udt", "google.c.a.tc")) + (("from", "from"),)
+
+
+def fcm(envelope, user_info, action):
+    link = user_info.get("gcm.app_link")
+    warnings = []
+    if action == DISMISS_ACTION:
+        destination = {"type": "none"}
+        if isinstance(link, str) and link:
+            warnings.append({"code": "linkOnDismiss", "message": f"the notification was dismissed, but FCM's swizzled didReceive handler passes gcm.app_link '{link}' to application(_:continue:restorationHandler:) for a dismiss too; the destination is none"})
+    else:
+        destination = text_url(link) or {"type": "app"}
+        if destination["type"] == "url" and destination["url"].partition(":")[0].lower() not in ("http", "https"):
+            warnings.append({"code": "iOSWouldDrop", "message": f"gcm.app_link '{link}' is not an http(s) link: FCM's iOS SDK hands it to application(_:continue:restorationHandler:) as an NSUserActivity webpageURL, which accepts only http and https (setting another scheme raises NSInvalidArgumentException), so the app never receives it; TapRoute keeps the link"})
+        if is_button(action) and isinstance(link, str) and link:
+            category = user_info.get("aps", {}).get("category")
+            warnings.append({"code": "appDefinedAction", "message": f"button '{action}' is an action of the app's own notification category (aps.category {repr(category) if isinstance(category, str) else ''}): FCM gives buttons no destination of their own and hands gcm.app_link to the app for any action, so the destination is the message's link"})
+    payload = without(user_info, ("aps", "fcm_options", "from", "gcms"), ("gcm.", "google."))
+    return definition("fcm", envelope, trigger(action), destination, False, user_info.get("gcm.message_id"), payload, picked(user_info, FCM_TRACKING), None, warnings)
+
+
+def definition_vendor(user_info, origin):
+    """The definition vendor that claims a notification, in `normalize adapters` order, or None."""
+    custom, os_data = user_info.get("custom"), user_info.get("os_data")
+    if (isinstance(custom, dict) and "i" in custom) or (isinstance(os_data, dict) and "i" in os_data):
+        return onesignal
+    if isinstance(user_info.get("ab"), dict) and user_info["ab"]:
+        return braze
+    if "_" in user_info or "com.urbanairship.metadata" in user_info or "com.urbanairship.media_attachment" in user_info:
+        return airship
+    if isinstance(user_info.get("itbl"), dict):
+        return iterable
+    keys = tuple(user_info)
+    if any(k.startswith(("W$", "wzrk_")) for k in keys):
+        return clevertap
+    if isinstance(user_info.get("CIO-Delivery-ID"), str) and isinstance(user_info.get("CIO-Delivery-Token"), str):
+        return customerio
+    if isinstance(user_info.get("body"), dict) and "_k" in user_info["body"]:
+        return klaviyo
+    if (origin != "local" and "pw_msg" in user_info) or "pw_push" in user_info:
+        return pushwoosh
+    if any(k.startswith(("gcm.", "google.c.")) for k in keys) and not any(k in user_info for k in FCM_OTHERS):
+        return fcm
+    return None
+
+
+# Keys by which another vendor claims a push that also carries FCM's (fcm.yaml recognize; the
+# prefixes adb_, wzrk_, W$ and data.message are claimed by the vendors detected before FCM).
+FCM_OTHERS = ("dashx", "_xdm", "_mId", "_dId", "itbl", "CIO", "CIO-Delivery-ID", "ab", "os_data", "_", "_k", "pw_msg")
+
+
 def normalize(envelope):
     if not isinstance(envelope, dict):
         raise Failure("notAnObject", "the record is not a JSON object")
@@ -338,6 +688,9 @@ def normalize(envelope):
         data = user_info.get("data")
         if isinstance(data, dict) and isinstance(data.get("message"), dict):
             return taptalk_push(envelope, data["message"], action)
+        vendor = definition_vendor(user_info, envelope.get("origin"))
+        if vendor is not None:
+            return vendor(envelope, user_info, action)
         raise Failure("unrecognized", "no adapter recognizes this notification")
     if kind in ("url", "userActivity"):
         url = envelope.get("url") if kind == "url" else envelope.get("webpageURL")
