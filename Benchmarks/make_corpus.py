@@ -3,36 +3,65 @@
 
 Usage: make_corpus.py N OUT.jsonl [--seed S] [--mix all|classic]
 
-The same N, seed and Python version give the same bytes, and a smaller N with the same
-seed gives a prefix of a larger one (records are drawn one after another from one random
-generator). The mix, by share of records:
+The same N, seed, mix and Python version give the same bytes, and a smaller N with the same
+seed and mix gives a prefix of a larger one (records are drawn one after another from one
+random generator). The mix, by share of records (`all`, the default | `classic`, the mix
+before the definition vendors, whose records are byte for byte the ones it always wrote):
 
-  30%  DashX push: `dashx` is a JSON string (half of them ASCII-escaped) whose destination
-       is a url, a screen (+ screen_data), a rich landing page, a click action, a routed
-       campaigndemoapp:// link or nothing; about 30% carry action_buttons, some tapped by
-       id; a few dismisses, blocks sent as objects, blank screen names and screen_data with
-       non-string values.
-   9%  Adobe Campaign Standard push (uri, _mId, _dId, custom keys).
-   9%  Adobe Journey Optimizer push (adb_uri, _xdm; some without _xdm, some buttons).
-   5%  Adobe Campaign local notifications (origin local, adb_deeplink, userData keys).
-   7%  Adobe in-app click URLs: adbinapp://confirm/?id=…,3&url=<percent-encoded>, cancel
-       (tag 5), confirm without url, '+' in the destination, Journey Optimizer dismiss links.
-  12%  Bird vendorEvent: Tap or Button with OPEN_APP, URL or DEEP_LINK; the payload a JSON
-       string, a plain string or absent.
-   8%  TapTalk iOS pushes with data.message.room.roomID.
-   8%  TapTalk universal links on web.taptalk.io (trailing or double slashes, a query, a
-       fragment, a %2F segment, the bare host) and a few taptalkio:// links.
-   7%  Custom-scheme links: mostly campaigndemoapp://products/{id} (the default route), tel:,
-       mailto: and a scheme the default configuration does not allow.
-   4%  https links on hosts no vendor claims (userActivity or url envelopes).
-   1%  Malformed: 40% truncated JSON, 30% JSON that is not an object, 30% with a
-       javascript:, data:, vbscript: or file: URL in a url envelope, a DashX block or a
-       Bird action.
+  21.8% | 30%  DashX push: `dashx` is a JSON string (half of them ASCII-escaped) whose
+               destination is a url, a screen (+ screen_data), a rich landing page, a click
+               action, a routed campaigndemoapp:// link or nothing; about 30% carry
+               action_buttons, some tapped by id; a few dismisses, blocks sent as objects,
+               blank screen names and screen_data with non-string values.
+   6.5% |  9%  Adobe Campaign Standard push (uri, _mId, _dId, custom keys).
+   6.5% |  9%  Adobe Journey Optimizer push (adb_uri, _xdm; some without _xdm, some buttons).
+   3.6% |  5%  Adobe Campaign local notifications (origin local, adb_deeplink, userData keys).
+   5.1% |  7%  Adobe in-app click URLs: adbinapp://confirm/?id=…,3&url=<percent-encoded>,
+               cancel (tag 5), confirm without url, '+' in the destination, Journey
+               Optimizer dismiss links.
+   8.7% | 12%  Bird vendorEvent: Tap or Button with OPEN_APP, URL or DEEP_LINK; the payload a
+               JSON string, a plain string or absent.
+   5.8% |  8%  TapTalk iOS pushes with data.message.room.roomID.
+   5.8% |  8%  TapTalk universal links on web.taptalk.io (trailing or double slashes, a query,
+               a fragment, a %2F segment, the bare host) and a few taptalkio:// links.
+   5.1% |  7%  Custom-scheme links: mostly campaigndemoapp://products/{id} (the default route),
+               tel:, mailto: and a scheme the default configuration does not allow.
+   2.9% |  4%  https links on hosts no vendor claims (userActivity or url envelopes).
+     5% |  -   OneSignal: custom {i, u, a (custom data), sometimes ti/tn} or, a quarter, os_data
+               {i, u, buttons [{i, n}]} with the custom keys at the root.
+     5% |  -   Braze: ab {c, sometimes ab_cat buttons with a_uri or none}, ab_uri (a fifth with
+               ab_use_webview), custom keys at the root.
+     4% |  -   FCM: gcm.message_id, google.c.sender.id, mostly google.c.a.* analytics,
+               google.c.fid, fcm_options.image, gcm.app_link (an https or routed link, or
+               none), custom keys.
+     3% |  -   Airship: _ (send id), com.urbanairship.metadata, one of ^d (deep link), ^u, ^p (a
+               string or {url}), ^mc auto with _uamid, or none; a quarter with
+               com.urbanairship.interactive_actions buttons.
+     3% |  -   Iterable: itbl {campaignId, templateId, messageId, isGhostPush, defaultAction
+               openUrl (https or routed) / a custom action / openApp / none, sometimes
+               actionButtons with openUrl and custom actions}.
+     3% |  -   CleverTap: wzrk_id, wzrk_pivot, wzrk_acct_id, some wzrk_cid and W$ keys, wzrk_dl.
+     2% |  -   Customer.io: CIO-Delivery-ID, CIO-Delivery-Token, CIO.push {link, image}.
+     1% |  -   Klaviyo: body {_k, a third with action_buttons open_app / deep_link}, root url.
+     1% |  -   Pushwoosh: pw_msg, p (hash), l or a page r, u (custom data as a JSON string).
+     1% |  1%  Malformed: 40% truncated JSON, 30% JSON that is not an object, 30% with a
+               javascript:, data:, vbscript: or file: URL in a url envelope, a DashX block or
+               a Bird action.
 
-About 25% of the envelopes carry `phase` and about 3% `vendor`. Titles and bodies mix Latin
-with accents, CJK, Cyrillic, Arabic, Thai and emoji. Lines are a few dozen bytes (links) to
-about 2 KB (DashX pushes with buttons): with the default seed, a median of about 400 bytes,
-a mean of about 440 and a 95th percentile of about 1.1 KB; about 0.5% are not valid JSON.
+The definition vendors' links are https URLs (some with utm_ parameters), routed
+campaigndemoapp://products/{id} links or nothing (a quarter of them); their actions are mostly
+taps (about 10% name the default-action identifier), about 2% dismisses, and button taps:
+10-15% of the pushes that list buttons, and a few app-category buttons the push does not list
+(FCM, CleverTap, Customer.io, Pushwoosh). About 25% of all envelopes carry `phase` and about 3% `vendor`.
+Titles and bodies mix Latin with accents, CJK, Cyrillic, Arabic, Thai and emoji.
+
+Line sizes with the default seed and N = 200000 (bytes, without the newline):
+  all:     median 447, mean 450, 95th percentile 1006, 99th 1293, largest 1837; 90.2 MB.
+  classic: median 396, mean 436, 95th percentile 1067, 99th 1339, largest 1902; 87.4 MB.
+By vendor (all): links 65 (median) and Bird 158; Adobe 348, Pushwoosh 397, Braze 418,
+OneSignal 438, CleverTap 464, TapTalk 467, Klaviyo 487, Airship 507, Customer.io 519,
+Iterable 539, FCM 572 (95th percentiles 500-860 bytes); DashX 810 (95th 1279). About 0.4% of
+the lines are not valid JSON and 0.3% are JSON that is not an object.
 """
 
 import json

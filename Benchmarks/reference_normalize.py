@@ -4,21 +4,25 @@
 Usage: reference_normalize.py [--stdlib] [FILE|-]
 
 Reads JSON Lines envelopes and writes one JSON object per non-blank line, in order: an
-Interaction in TapRoute's JSON form, or {"error": {"code", "message", "line"}}. Exit status
-0 when every record normalized, 1 when some failed, 2 for a usage error. Parsing and writing
-use orjson when it is installed (`pip install orjson`), else the standard `json` module;
-`--stdlib` forces the standard module.
+Interaction in TapRoute's JSON form, or {"error": {"code", "message", "line", "path"}}. Exit
+status 0 when every record normalized, 1 when some failed, 2 for a usage error. Parsing and
+writing use orjson when it is installed (`pip install orjson`), else the standard `json`
+module; `--stdlib` forces the standard module.
 
 It does the work `normalize` does for the corpus of make_corpus.py with the repository's
-default config.yaml — detect the vendor, read its conventions, apply URL safety, the
-products/{id} route, app schemes and domains, and the handling defaults — but it is a
-baseline for timing, not a specification: it covers the common cases of each vendor and
-leaves out most warnings, the vendors' edge cases and AASA rules. The adapters' READMEs and
-conformance vectors are the specification.
+default config.yaml — detect the vendor (DashX, Adobe, Bird, TapTalk, then the definition
+vendors OneSignal, Braze, Airship, Iterable, CleverTap, Customer.io, Klaviyo, Pushwoosh and
+FCM, in `normalize adapters`' order, then plain links), read its conventions, apply URL
+safety, the products/{id} route, app schemes and domains, and the handling defaults, and
+write the Interaction with normalize's key order and the warnings the corpus raises — but it
+is a baseline for timing, not a specification: it covers the common cases of each vendor and
+leaves out most other warnings, URL repair, the vendors' edge cases and reject rules, and AASA
+rules. compare_reference.py checks it against `normalize --lines`; the adapters' READMEs,
+definitions and conformance vectors are the specification.
 """
 
 import sys
-from urllib.parse import unquote, urlsplit, parse_qsl
+from urllib.parse import unquote, urlsplit
 
 try:
     import orjson
@@ -54,16 +58,32 @@ def trigger(action, label=None):
 # Policy ------------------------------------------------------------------------------------
 
 
+FORBIDDEN_SCHEMES = {"javascript", "data", "file", "vbscript", "blob", "filesystem"}
+
+
 def safe(url):
-    """The reason a URL is rejected, or None."""
+    """The reason a URL is rejected, phrased to follow it, or None."""
     if not isinstance(url, str) or not url or len(url) > MAX_URL or any(ord(c) < 0x21 for c in url):
-        return "malformed"
+        return "is malformed"
     scheme, sep, _ = url.partition(":")
     if not sep or not scheme:
-        return "no scheme"
-    if scheme.lower() not in ALLOWED_SCHEMES:
-        return f"scheme '{scheme.lower()}' is not allowed"
+        return "has no scheme"
+    scheme = scheme.lower()
+    if scheme in FORBIDDEN_SCHEMES:
+        return f"scheme '{scheme}' is never allowed"
+    if scheme not in ALLOWED_SCHEMES:
+        return f"scheme '{scheme}' is not in security.allowedSchemes"
     return None
+
+
+def query_items(query):
+    """(name, value) pairs, percent-decoded; '+' stays '+' as it does in normalize."""
+    items = []
+    for item in query.split("&"):
+        if item:
+            name, _, value = item.partition("=")
+            items.append((unquote(name), unquote(value)))
+    return items
 
 
 def route(url):
@@ -75,46 +95,57 @@ def route(url):
     if len(segments) != 1:
         return None
     parameters = {"id": unquote(segments[0])}
-    for name, value in parse_qsl(parts.query, keep_blank_values=True):
+    for name, value in query_items(parts.query):
         parameters.setdefault(name, value)
     return {"type": "screen", "name": "product", "parameters": parameters, "url": url}
 
 
-def apply_policy(interaction, automatic):
-    destination = interaction["destination"]
+def resolve(destination, automatic):
+    """The policy for one destination: (destination, handling, urlRejected warning or None)."""
     if destination["type"] != "url":
-        interaction["handling"] = "app"
-        return interaction
+        return destination, "app", None
     url = destination["url"]
     reason = safe(url)
     if reason:
-        interaction["destination"] = {"type": "app"}
-        interaction["handling"] = "app"
-        interaction.setdefault("warnings", []).append({"code": "urlRejected", "message": f"{reason}: {url[:200]}"})
-        return interaction
+        shown = f"'{url}'" if len(url.encode()) <= 200 else f"(a {len(url.encode())}-byte url)"
+        return {"type": "app"}, "app", {"code": "urlRejected", "message": f"destination url {shown} {reason}"}
     routed = route(url)
     if routed:
-        interaction["destination"] = routed
-        interaction["handling"] = "app"
-        return interaction
+        return routed, "app", None
     scheme = url.partition(":")[0].lower()
     if destination["target"] == "inAppBrowser" and scheme not in ("http", "https"):
         destination["target"] = "external"
     if scheme in APP_SCHEMES or (scheme == "https" and (urlsplit(url).hostname or "") in APP_DOMAINS):
         destination["target"] = "app"
-    interaction["handling"] = "automatic" if automatic else "app"
-    return interaction
+    return destination, "automatic" if automatic else "app", None
 
 
-def finish(interaction, envelope, automatic):
+def interaction(vendor, envelope, trig, destination, automatic, message_id=None, payload=None, tracking=None, buttons=None, warnings=None, follows=True, channel=None):
+    """An Interaction in normalize's key order, with the policy applied: the envelope's
+    automaticallyOpenDeeplinks (when the vendor follows it), safety, routes, targets, phase."""
     override = envelope.get("automaticallyOpenDeeplinks")
-    if isinstance(override, bool):
+    if follows and isinstance(override, bool):
         automatic = override
-    interaction = apply_policy(interaction, automatic)
+    destination, handling, rejected = resolve(destination, automatic)
+    if channel is None:
+        channel = "local" if envelope.get("origin") == "local" else "push"
+    out = {"vendor": vendor, "channel": channel, "trigger": trig, "destination": destination, "handling": handling}
+    if isinstance(message_id, str) and message_id:
+        out["messageId"] = message_id
+    if payload:
+        out["payload"] = payload
+    if tracking:
+        out["tracking"] = tracking
+    if buttons:
+        out["buttons"] = [dict(button, destination=resolve(button["destination"], True)[0]) for button in buttons]
     phase = envelope.get("phase")
     if phase in ("cold", "warm"):
-        interaction["phase"] = phase
-    return interaction
+        out["phase"] = phase
+    if rejected:
+        warnings = (warnings or []) + [rejected]
+    if warnings:
+        out["warnings"] = warnings
+    return out
 
 
 def url_destination(url, target="external"):
@@ -124,7 +155,7 @@ def url_destination(url, target="external"):
 # Vendors -----------------------------------------------------------------------------------
 
 
-def dashx_destination(fields, button):
+def dashx_destination(fields, button, warnings=None):
     screen = fields.get("screenName" if button else "screen_name")
     if isinstance(screen, str) and screen.strip():
         data = fields.get("screenData" if button else "screen_data")
@@ -133,11 +164,14 @@ def dashx_destination(fields, button):
                 data = loads(data)
             except ValueError:
                 data = None
-        parameters = {}
+        parameters, converted = {}, False
         if isinstance(data, dict):
             for k, v in data.items():
                 if v is not None:
+                    converted = converted or not isinstance(v, str)
                     parameters[k] = v if isinstance(v, str) else dumps(v)
+        if converted and warnings is not None:
+            warnings.append(SCREEN_DATA_CONVERTED)
         out = {"type": "screen", "name": screen.strip()}
         if parameters:
             out["parameters"] = parameters
@@ -165,6 +199,7 @@ def dashx(envelope, user_info, action):
     if isinstance(buttons, str):
         buttons = loads(buttons)
     listed = [(b, dashx_destination(b, True)) for b in buttons if isinstance(b, dict) and isinstance(b.get("identifier"), str)]
+    warnings = [DASHX_OBJECT] if isinstance(user_info["dashx"], dict) else []
     trig = trigger(action)
     if trig["type"] == "dismiss":
         destination = {"type": "none"}
@@ -174,23 +209,20 @@ def dashx(envelope, user_info, action):
         if match and isinstance(match[0].get("label"), str):
             trig["label"] = match[0]["label"]
     else:
-        destination = dashx_destination(block, False)
-    out = {"vendor": "dashx", "channel": "local" if envelope.get("origin") == "local" else "push", "trigger": trig, "destination": destination}
+        destination = dashx_destination(block, False, warnings)
     message_id = block.get("id")
-    if isinstance(message_id, str) and message_id:
-        out["messageId"] = message_id
+    tracking = {"notificationId": message_id} if isinstance(message_id, str) and message_id else None
     payload = {k: v for k, v in user_info.items() if k not in ("aps", "dashx")}
-    if payload:
-        out["payload"] = payload
-    if isinstance(message_id, str) and message_id:
-        out["tracking"] = {"notificationId": message_id}
-    if listed:
-        out["buttons"] = [dict({"id": b["identifier"], "label": b.get("label", "")}, destination=apply_policy({"destination": d}, True)["destination"]) for b, d in listed]
-    return finish(out, envelope, True)
+    buttons = [{"id": b["identifier"], "label": b.get("label", ""), "destination": d} for b, d in listed]
+    return interaction("dashx", envelope, trig, destination, True, message_id, payload, tracking, buttons, warnings)
+
+
+SCREEN_DATA_CONVERTED = {"code": "androidDiffers", "message": "dashx.screen_data has values that are not strings; the DashX iOS SDK drops the whole map: numbers and booleans became their JSON text and objects and arrays compact JSON, as the DashX Android SDK does"}
+DASHX_OBJECT = {"code": "dashxNotString", "message": "userInfo.dashx is an object, not a JSON string: the DashX iOS SDK ignores it (no navigation, no tracking); read as intended"}
 
 
 def adobe_notification(envelope, user_info, action):
-    tracking = {}
+    tracking, buttons, warnings, message_id = {}, None, [], None
     if "adb_deeplink" in user_info or (envelope.get("origin") == "local" and ("broadlogId" in user_info or "deliveryId" in user_info)):
         link = user_info.get("adb_deeplink")
         destination = url_destination(link) if isinstance(link, str) else {"type": "app"}
@@ -198,15 +230,28 @@ def adobe_notification(envelope, user_info, action):
         for key in ("broadlogId", "deliveryId"):
             if key in user_info:
                 tracking[key] = user_info[key]
-        out = {"vendor": "adobe", "channel": "local", "trigger": trigger(action), "destination": destination}
+        message_id = user_info.get("broadlogId")
+        trig = trigger(action)
     elif any(k in user_info for k in ("_xdm", "adb_uri", "adb_a_type", "adb_act", "adb_iam_id", "adb_media")):
         link = user_info.get("adb_uri")
         trig = trigger(action)
-        destination = url_destination(link) if isinstance(link, str) and trig["type"] == "tap" else {"type": "app"}
-        if "_xdm" in user_info:
+        if isinstance(user_info.get("_xdm"), dict):
             tracking["_xdm"] = user_info["_xdm"]
+        else:
+            warnings.append(NO_XDM)
+        buttons = adobe_buttons(user_info.get("adb_act"))
+        if trig["type"] == "tap":
+            destination = url_destination(link) if isinstance(link, str) and link else {"type": "app"}
+        elif trig["type"] == "dismiss":
+            destination = {"type": "none"}
+        else:
+            match = next((b for b in buttons if b["id"] == action), None)
+            destination = dict(match["destination"]) if match else {"type": "app"}
+            if match:
+                trig["label"] = match["label"]
+                if destination["type"] == "url":
+                    warnings.append({"code": "iOSWouldDrop", "message": f"button '{action}' opens '{destination['url']}' on Android, but Adobe's iOS SDK opens no URL for a custom action; TapRoute keeps it as the destination and leaves opening it to the app"})
         payload = {k: v for k, v in user_info.items() if k not in ("aps", "_xdm", "adb_uri", "adb_act", "adb_a_type", "adb_media", "adb_iam_id")}
-        out = {"vendor": "adobe", "channel": "push", "trigger": trig, "destination": destination}
     else:
         link = user_info.get("uri")
         destination = url_destination(link) if isinstance(link, str) else {"type": "app"}
@@ -215,34 +260,53 @@ def adobe_notification(envelope, user_info, action):
         if "_dId" in user_info:
             tracking["deliveryId"] = user_info["_dId"]
         payload = {k: v for k, v in user_info.items() if k not in ("aps", "_mId", "_dId", "uri", "media-attachment-url")}
-        out = {"vendor": "adobe", "channel": "push", "trigger": trigger(action), "destination": destination}
-        if "_mId" in user_info:
-            out["messageId"] = user_info["_mId"]
-    if payload:
-        out["payload"] = payload
-    if tracking:
-        out["tracking"] = tracking
+        trig = trigger(action)
+        message_id = user_info.get("_mId")
     # config.yaml leaves every Adobe push to the app, and Adobe never opens local links.
-    return finish(out, envelope, False)
+    return interaction("adobe", envelope, trig, destination, False, message_id, payload, tracking, buttons, warnings)
+
+
+NO_XDM = {"code": "noTrackingData", "message": "_xdm is missing: Adobe's iOS SDK (handleNotificationResponse) reports noTrackingData and opens no URL; TapRoute keeps the destination and leaves it to the app"}
+
+
+def adobe_buttons(actions):
+    """adb_act: a JSON string (or a list) of {label, uri, type}; the label is the button's id."""
+    if isinstance(actions, str):
+        try:
+            actions = loads(actions)
+        except ValueError:
+            return []
+    buttons = []
+    for action in actions if isinstance(actions, list) else []:
+        if isinstance(action, dict) and isinstance(action.get("label"), str) and action["label"] and isinstance(action.get("type"), str):
+            link = action.get("uri")
+            destination = url_destination(link) if isinstance(link, str) and link else {"type": "app"}
+            buttons.append({"id": action["label"], "label": action["label"], "destination": destination})
+    return buttons
 
 
 def adobe_click(envelope, url):
     parts = urlsplit(url)
-    query = dict(parse_qsl(parts.query, keep_blank_values=True))
+    items = query_items(parts.query)
+    query = dict(items)
     host = parts.netloc.lower()
-    link = query.get("url") or query.get("link")
-    if host == "cancel":
-        trig, destination = {"type": "dismiss"}, {"type": "none"}
+    tracking = {}
+    if host == "dismiss":
+        # Journey Optimizer: interaction is tracked, link decoded twice and opened.
+        if query.get("interaction"):
+            tracking["interaction"] = query["interaction"]
+        payload = {k: v for k, v in items if k not in ("interaction", "animate", "link")}
+        link = query.get("link")
+        destination = url_destination(unquote(link)) if link else {"type": "none"}
     else:
-        trig = {"type": "tap"}
-        destination = url_destination(unquote(link) if host == "dismiss" else link) if link else {"type": "app"}
-    out = {"vendor": "adobe", "channel": "inApp", "trigger": trig, "destination": destination}
-    if isinstance(envelope.get("messageId"), str):
-        out["messageId"] = envelope["messageId"]
-    ids = query.get("id", "").split(",")
-    if len(ids) == 3:
-        out["tracking"] = {"broadlogId": ids[0], "deliveryId": ids[1], "tag": ids[2]}
-    return finish(out, envelope, True)
+        # Campaign: id=broadlogId,deliveryId,tag; any url item is opened, whatever the host.
+        ids = query.get("id", "").split(",")
+        if len(ids) == 3 and ids[2] in ("3", "4", "5"):
+            tracking = {"broadlogId": ids[0], "deliveryId": ids[1], "action": ids[2]}
+        payload = {k: v for k, v in items if k not in ("id", "url")}
+        link = query.get("url")
+        destination = url_destination(link) if link else {"type": "app"} if host == "confirm" else {"type": "none"}
+    return interaction("adobe", envelope, {"type": "button", "id": host}, destination, True, envelope.get("messageId"), payload, tracking, channel="inApp")
 
 
 def bird(envelope, event):
@@ -259,24 +323,16 @@ def bird(envelope, event):
     else:
         destination = {"type": "app"}
     trig = {"type": "button", "id": action.get("identifier", "")} if kind == "Button" else {"type": "tap"}
-    out = {"vendor": "bird", "channel": "push", "trigger": trig, "destination": destination}
     payload = event.get("payload")
     if isinstance(payload, str):
         try:
             decoded = loads(payload) if payload.startswith("{") else None
         except ValueError:
             decoded = None
-        out["payload"] = decoded if isinstance(decoded, dict) else {"value": payload}
+        payload = decoded if isinstance(decoded, dict) else {"value": payload}
+    # Bird's SDK opens a URL action itself, whatever the envelope says; deep links follow it.
     automatic = action_type == "URL"
-    if action_type == "URL":
-        return apply_phase(apply_policy(out, automatic), envelope)
-    return finish(out, envelope, automatic)
-
-
-def apply_phase(interaction, envelope):
-    if envelope.get("phase") in ("cold", "warm"):
-        interaction["phase"] = envelope["phase"]
-    return interaction
+    return interaction("bird", envelope, trig, destination, automatic, None, payload, follows=not automatic)
 
 
 def taptalk_push(envelope, message, action):
@@ -288,11 +344,19 @@ def taptalk_push(envelope, message, action):
         destination = {"type": "screen", "name": "chatRoom", "parameters": {"roomID": str(room_id)}}
     else:
         destination = {"type": "screen", "name": "roomList"}
-    out = {"vendor": "taptalk", "channel": "push", "trigger": trigger(action), "destination": destination}
+    payload = {}
+    kind = room.get("type")
+    if isinstance(kind, int) and not isinstance(kind, bool):
+        payload["roomType"] = kind
+    if isinstance(room.get("xcRoomID"), str) and room["xcRoomID"]:
+        payload["xcRoomID"] = room["xcRoomID"]
+    user = message.get("user")
+    if isinstance(user, dict):
+        for name, key in (("senderUserID", "userID"), ("senderXCUserID", "xcUserID")):
+            if isinstance(user.get(key), str) and user[key]:
+                payload[name] = user[key]
     message_id = message.get("messageID") or message.get("localID")
-    if isinstance(message_id, str) and message_id:
-        out["messageId"] = message_id
-    return finish(out, envelope, False)
+    return interaction("taptalk", envelope, trigger(action), destination, False, message_id, payload)
 
 
 def taptalk_link(envelope, url):
@@ -307,64 +371,16 @@ def taptalk_link(envelope, url):
     else:
         destination = {"type": "screen", "name": "roomList", "url": url}
     channel = "customScheme" if parts.scheme == "taptalkio" else "universalLink"
-    out = {"vendor": "taptalk", "channel": channel, "trigger": {"type": "open"}, "destination": destination}
-    return finish(out, envelope, False)
+    return interaction("taptalk", envelope, {"type": "open"}, destination, False, channel=channel)
 
 
 def link(envelope, url):
     scheme = url.partition(":")[0].lower()
     channel = "universalLink" if scheme in ("http", "https") else "customScheme"
-    out = {"vendor": "link", "channel": channel, "trigger": {"type": "open"}, "destination": url_destination(url)}
-    if isinstance(envelope.get("messageId"), str):
-        out["messageId"] = envelope["messageId"]
-    return finish(out, envelope, False)
+    return interaction("link", envelope, {"type": "open"}, url_destination(url), False, envelope.get("messageId"), channel=channel)
 
 
 # Definition vendors (adapters/<Vendor>/<id>.yaml): their common cases ----------------------
-
-
-def resolve(destination, automatic):
-    """The policy for one destination: (destination, handling, warning or None)."""
-    if destination["type"] != "url":
-        return destination, "app", None
-    url = destination["url"]
-    reason = safe(url)
-    if reason:
-        return {"type": "app"}, "app", {"code": "urlRejected", "message": f"{reason}: {url[:200]}"}
-    routed = route(url)
-    if routed:
-        return routed, "app", None
-    scheme = url.partition(":")[0].lower()
-    if destination["target"] == "inAppBrowser" and scheme not in ("http", "https"):
-        destination["target"] = "external"
-    if scheme in APP_SCHEMES or (scheme == "https" and (urlsplit(url).hostname or "") in APP_DOMAINS):
-        destination["target"] = "app"
-    return destination, "automatic" if automatic else "app", None
-
-
-def definition(vendor, envelope, trig, destination, automatic, message_id=None, payload=None, tracking=None, buttons=None, warnings=None, follows=True):
-    """An Interaction in normalize's key order, with the policy applied."""
-    override = envelope.get("automaticallyOpenDeeplinks")
-    if follows and isinstance(override, bool):
-        automatic = override
-    destination, handling, rejected = resolve(destination, automatic)
-    out = {"vendor": vendor, "channel": "local" if envelope.get("origin") == "local" else "push", "trigger": trig, "destination": destination, "handling": handling}
-    if isinstance(message_id, str) and message_id:
-        out["messageId"] = message_id
-    if payload:
-        out["payload"] = payload
-    if tracking:
-        out["tracking"] = tracking
-    if buttons:
-        out["buttons"] = [dict(button, destination=resolve(button["destination"], True)[0]) for button in buttons]
-    phase = envelope.get("phase")
-    if phase in ("cold", "warm"):
-        out["phase"] = phase
-    if rejected:
-        warnings = (warnings or []) + [rejected]
-    if warnings:
-        out["warnings"] = warnings
-    return out
 
 
 def text_url(value, target="external"):
@@ -417,7 +433,7 @@ def onesignal(envelope, user_info, action):
         value = os_data.get(key) if isinstance(os_data, dict) and key in os_data else custom.get(key)
         if value is not None:
             tracking[name] = value
-    return definition("onesignal", envelope, button_trigger(action, buttons), destination, True, layout.get("i"), payload if isinstance(payload, dict) else None, tracking, buttons)
+    return interaction("onesignal", envelope, button_trigger(action, buttons), destination, True, layout.get("i"), payload if isinstance(payload, dict) else None, tracking, buttons)
 
 
 def braze(envelope, user_info, action):
@@ -435,7 +451,7 @@ def braze(envelope, user_info, action):
         webview = user_info.get("ab_use_webview") in (True, "true", 1)
         destination = text_url(user_info.get("ab_uri"), "inAppBrowser" if webview else "external") or {"type": "app"}
     payload = without(user_info, ("ab", "ab_uri", "aps", "ab_use_webview"))
-    return definition("braze", envelope, button_trigger(action, buttons), destination, True, None, payload, None, buttons)
+    return interaction("braze", envelope, button_trigger(action, buttons), destination, True, None, payload, None, buttons)
 
 
 def airship_actions(actions):
@@ -482,7 +498,7 @@ def airship(envelope, user_info, action):
     if "com.urbanairship.metadata" in user_info:
         tracking["metadata"] = user_info["com.urbanairship.metadata"]
     payload = without(user_info, AIRSHIP_KEYS, ("^", "com.urbanairship."))
-    return definition("airship", envelope, trigger(action), destination, automatic, send_id, payload, tracking, buttons, follows=follows)
+    return interaction("airship", envelope, trigger(action), destination, automatic, send_id, payload, tracking, buttons, follows=follows)
 
 
 AIRSHIP_KEYS = {"aps", "_", "_uamid", "deep_link_action", "landing_page_action", "open_external_url_action", "wallet_action", "display_inbox_action", "overlay_inbox_action", "add_tags_action", "remove_tags_action", "share_action", "clipboard_action"}
@@ -531,7 +547,7 @@ def iterable(envelope, user_info, action):
         automatic = destination["type"] == "url" and destination["url"].lower().startswith("https:")
     tracking = picked(itbl, (("campaignId", "campaignId"), ("templateId", "templateId"), ("messageId", "messageId")))
     payload = without(user_info, ("aps", "itbl", "url"))
-    return definition("iterable", envelope, button_trigger(action, buttons), destination, automatic, itbl.get("messageId"), payload, tracking, buttons, warnings)
+    return interaction("iterable", envelope, button_trigger(action, buttons), destination, automatic, itbl.get("messageId"), payload, tracking, buttons, warnings)
 
 
 def clevertap(envelope, user_info, action):
@@ -553,7 +569,7 @@ def clevertap(envelope, user_info, action):
                 tracking[name] = user_info[key]
                 break
     payload = without(user_info, ("aps",), ("W$", "wzrk_"))
-    return definition("clevertap", envelope, trigger(action), destination, True, message_id, payload, tracking, None, warnings)
+    return interaction("clevertap", envelope, trigger(action), destination, True, message_id, payload, tracking, None, warnings)
 
 
 def customerio(envelope, user_info, action):
@@ -574,7 +590,7 @@ def customerio(envelope, user_info, action):
     delivery = user_info["CIO-Delivery-ID"]
     tracking = {"deliveryId": delivery, "deliveryToken": user_info["CIO-Delivery-Token"]}
     payload = without(user_info, ("aps", "CIO-Delivery-ID", "CIO-Delivery-Token", "CIO", "link"), ("gcm.", "google."))
-    return definition("customerio", envelope, trigger(action), destination, True, delivery, payload, tracking, None, warnings)
+    return interaction("customerio", envelope, trigger(action), destination, True, delivery, payload, tracking, None, warnings)
 
 
 def klaviyo(envelope, user_info, action):
@@ -597,7 +613,7 @@ def klaviyo(envelope, user_info, action):
         destination = text_url(user_info.get("url")) or {"type": "app"}
     tracking = {"_k": body["_k"]} if "_k" in body else None
     payload = without(user_info, ("aps", "body", "url"))
-    return definition("klaviyo", envelope, button_trigger(action, buttons), destination, True, None, payload, tracking, buttons)
+    return interaction("klaviyo", envelope, button_trigger(action, buttons), destination, True, None, payload, tracking, buttons)
 
 
 def pushwoosh(envelope, user_info, action):
@@ -616,7 +632,7 @@ def pushwoosh(envelope, user_info, action):
             payload = {"value": custom}
     message_id = user_info.get("p")
     tracking = {"hash": message_id} if isinstance(message_id, str) else None
-    return definition("pushwoosh", envelope, trigger(action), destination, True, message_id, payload, tracking)
+    return interaction("pushwoosh", envelope, trigger(action), destination, True, message_id, payload, tracking)
 
 
 FCM_TRACKING = tuple((key, key) for key in ("google.c.a.e", "google.c.a.c_id", "google.c.a.c_l", "google.c.a.m_l", "google.c.a.ts", "google.c.a.udt", "google.c.a.tc")) + (("from", "from"),)
@@ -637,7 +653,7 @@ def fcm(envelope, user_info, action):
             category = user_info.get("aps", {}).get("category")
             warnings.append({"code": "appDefinedAction", "message": f"button '{action}' is an action of the app's own notification category (aps.category {repr(category) if isinstance(category, str) else ''}): FCM gives buttons no destination of their own and hands gcm.app_link to the app for any action, so the destination is the message's link"})
     payload = without(user_info, ("aps", "fcm_options", "from", "gcms"), ("gcm.", "google."))
-    return definition("fcm", envelope, trigger(action), destination, False, user_info.get("gcm.message_id"), payload, picked(user_info, FCM_TRACKING), None, warnings)
+    return interaction("fcm", envelope, trigger(action), destination, False, user_info.get("gcm.message_id"), payload, picked(user_info, FCM_TRACKING), None, warnings)
 
 
 def definition_vendor(user_info, origin):
@@ -670,9 +686,17 @@ def definition_vendor(user_info, origin):
 FCM_OTHERS = ("dashx", "_xdm", "_mId", "_dId", "itbl", "CIO", "CIO-Delivery-ID", "ab", "os_data", "_", "_k", "pw_msg")
 
 
+def json_type(value):
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    return {list: "an array", str: "a string", int: "a number", float: "a number"}.get(type(value), "a value")
+
+
 def normalize(envelope):
     if not isinstance(envelope, dict):
-        raise Failure("notAnObject", "the record is not a JSON object")
+        raise Failure("notAnObject", f"expected a JSON object, got {json_type(envelope)}")
     kind = envelope.get("kind", "notification")
     if kind == "notification":
         user_info = envelope.get("userInfo", envelope if "kind" not in envelope else None)
@@ -753,7 +777,7 @@ def main(argv):
             record = {"error": {"code": failure.code, "message": failure.message, "line": number, "path": failure.path}}
         except (ValueError, TypeError, AttributeError, KeyError) as error:
             failed = True
-            record = {"error": {"code": "invalidJSON" if isinstance(error, ValueError) else "invalidPayload", "message": str(error)[:200], "line": number}}
+            record = {"error": {"code": "invalidJSON" if isinstance(error, ValueError) else "invalidPayload", "message": str(error)[:200], "line": number, "path": "$"}}
         out.write(dump_line(record))
     out.flush()
     return 1 if failed else 0
