@@ -46,6 +46,66 @@ import Testing
         #expect(invalid > 1_000 && invalid < 19_000, "the generator should make both valid and invalid strings")
     }
 
+    /// The fast path checks UTF-8 itself and then creates strings without the standard
+    /// library checking them again, so its checker must accept exactly what the standard
+    /// library's does: random bytes, weighted to lead and continuation bytes and the edges of
+    /// the ranges RFC 3629 allows (overlong forms, surrogates, past U+10FFFF, truncation).
+    @Test func acceptsExactlyTheUTF8TheStandardLibraryAccepts() {
+        var generator = SplitMix64(seed: 20_261_124)
+        let interesting: [UInt8] = [
+            0x41, 0x7E, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1, 0xEC, 0xED, 0xEE, 0xEF,
+            0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xF8, 0xFF,
+        ]
+        let edgeScalars: [UInt32] = [
+            0x7F, 0x80, 0xE9, 0x7FF, 0x800, 0xFFF, 0x1000, 0xD7FF, 0xE000, 0xFFFD, 0xFFFF, 0x10000, 0x1F44B, 0x10FFFF,
+        ]
+        var accepted = 0
+        for _ in 0..<50_000 {
+            var text: [UInt8] = []
+            for _ in 0..<(1 + generator.below(16)) {
+                switch generator.below(8) {
+                case 0:
+                    text.append(interesting[generator.below(interesting.count)])
+                case 1, 2, 3:
+                    let scalar = edgeScalars[generator.below(edgeScalars.count)]
+                    text += Array(String(Character(Unicode.Scalar(scalar)!)).utf8)
+                default:
+                    let byte = UInt8(0x20 + generator.below(0x5F))
+                    if byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") { text.append(byte) }
+                }
+            }
+            let document = [UInt8(ascii: "\"")] + text + [UInt8(ascii: "\"")]
+            let expected = String(validating: text, as: UTF8.self)
+            switch outcome(document, inOrder: false) {
+            case .success(.string(let parsed)):
+                accepted += 1
+                #expect(expected != nil, "accepted invalid UTF-8 \(text)")
+                #expect(Array(parsed.utf8) == text)
+                #expect(parsed == expected && parsed.count == expected?.count)
+            case .success(let other):
+                Issue.record("a string document parsed as \(other)")
+            case .failure:
+                #expect(expected == nil, "refused valid UTF-8 \(text)")
+            }
+        }
+        #expect(accepted > 2_000 && accepted < 48_000, "the generator should make both valid and invalid text")
+    }
+
+    /// Escapes can turn ASCII input into non-ASCII text (`\u00e9`): such strings must still
+    /// count, compare and hash as the same text written out.
+    @Test func escapedTextIsTheSameStringAsTheTextWrittenOut() throws {
+        for (escaped, plain) in [
+            (#"caf\u00e9"#, "café"), (#"\ud83d\udc4b hi"#, "👋 hi"), (#"a\nb"#, "a\nb"),
+            (#"\u65b0\u3057\u3044 long enough to be stored on the heap"#, "新しい long enough to be stored on the heap"),
+            (#"e\u0301"#, "e\u{301}"),
+        ] {
+            let parsed = try JSONParser().parse(Array("\"\(escaped)\"".utf8))
+            #expect(parsed == .string(plain))
+            #expect(parsed.stringValue?.count == plain.count)
+            #expect(parsed.stringValue?.hashValue == plain.hashValue)
+        }
+    }
+
     @Test func fastPathReadsLongStringsAcrossWordBoundaries() throws {
         for length in 0..<40 {
             for special in ["\\\"", "é", "\\u00e9", "\\n"] {

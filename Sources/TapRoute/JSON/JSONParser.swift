@@ -554,30 +554,39 @@ private struct Reader {
             p += 1
         }
         let content = UnsafeBufferPointer(start: base + start + 1, count: p - start - 1)
-        if !escaped {
-            if high == 0 {
-                position = p + 1
-                return String(decoding: content, as: UTF8.self)
-            }
-            guard let string = String(validating: content, as: UTF8.self) else {
-                return try readStringInOrder(from: start)
-            }
-            position = p + 1
-            return string
-        }
         if high != 0, !Self.isValidUTF8(content) { return try readStringInOrder(from: start) }
-        var valid = true
-        // Escapes never lengthen the text, so the escaped length bounds the decoded one.
-        let string = String(unsafeUninitializedCapacity: content.count) { out in
-            guard let length = Self.unescape(content, into: out) else {
-                valid = false
-                return 0
-            }
-            return length
+        if !escaped {
+            position = p + 1
+            return String(knownValidUTF8: content, isASCII: high == 0)
         }
-        guard valid else { return try readStringInOrder(from: start) }
+        // Escapes never lengthen the text, so the escaped length bounds the decoded one.
+        let decoded = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: content.count) { out -> String? in
+            guard let length = Self.unescape(content, into: out) else { return nil }
+            // `\u` escapes may add non-ASCII text to ASCII input.
+            let text = UnsafeBufferPointer(rebasing: out[0..<length])
+            return String(knownValidUTF8: text, isASCII: high == 0 && Self.isASCII(text))
+        }
+        guard let decoded else { return try readStringInOrder(from: start) }
         position = p + 1
-        return string
+        return decoded
+    }
+
+    /// Whether every byte of `bytes` is ASCII (eight bytes at a time).
+    @inline(__always)
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let count = bytes.count
+        var i = 0
+        var high: UInt64 = 0
+        while i + 8 <= count {
+            high |= UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            i += 8
+        }
+        while i < count {
+            high |= UInt64(base[i])
+            i += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
     }
 
     /// Decodes the escapes of `text` (the bytes between a string's quotes, known to end
@@ -682,12 +691,30 @@ private struct Reader {
                 i += 8
             }
             guard i < count else { break }
-            if base[i] < 0x80 {
+            // One sequence, checked as RFC 3629's table has it: the lead byte gives the
+            // length and the range of the second byte (no overlong forms, no surrogates,
+            // nothing above U+10FFFF); the others are continuation bytes.
+            let b0 = base[i]
+            if b0 < 0x80 {
                 i += 1
-                continue
+            } else if b0 < 0xE0 {
+                guard b0 >= 0xC2, i + 1 < count, base[i + 1] & 0xC0 == 0x80 else { return false }
+                i += 2
+            } else if b0 < 0xF0 {
+                guard i + 2 < count else { return false }
+                let b1 = base[i + 1]
+                guard b1 & 0xC0 == 0x80, base[i + 2] & 0xC0 == 0x80 else { return false }
+                if b0 == 0xE0, b1 < 0xA0 { return false }
+                if b0 == 0xED, b1 >= 0xA0 { return false }
+                i += 3
+            } else {
+                guard b0 < 0xF5, i + 3 < count else { return false }
+                let b1 = base[i + 1]
+                guard b1 & 0xC0 == 0x80, base[i + 2] & 0xC0 == 0x80, base[i + 3] & 0xC0 == 0x80 else { return false }
+                if b0 == 0xF0, b1 < 0x90 { return false }
+                if b0 == 0xF4, b1 >= 0x90 { return false }
+                i += 4
             }
-            guard case .valid(let length) = utf8Sequence(base, at: i, count: count) else { return false }
-            i += length
         }
         return true
     }
@@ -890,4 +917,19 @@ func jsonStringSpecialBytes(_ word: UInt64) -> UInt64 {
     let hasBackslash = (backslash &- ones) & ~backslash & highs
     let hasControl = (word &- ones &* 0x20) & ~word & highs
     return hasQuote | hasBackslash | hasControl
+}
+
+extension String {
+    /// A string of `bytes`, which the caller knows are valid UTF-8 (the parser has checked
+    /// them, or they are a slice of a `String` cut at ASCII bytes): copied without the
+    /// standard library validating them a second time where the platform offers that
+    /// (`UTF8Span`, Swift 6.2), else decoded as usual.
+    @inline(__always)
+    init(knownValidUTF8 bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool) {
+        if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
+            self = String(copying: UTF8Span(unchecked: bytes.span, isKnownASCII: isASCII))
+        } else {
+            self = String(decoding: bytes, as: UTF8.self)
+        }
+    }
 }

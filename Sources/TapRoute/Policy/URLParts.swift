@@ -206,8 +206,10 @@ public struct URLParts: Sendable, Hashable {
         }
         // The scheme ends at the first ':' (which then comes before any '/', '?' or '#').
         guard colon > 0, Self.schemeLength(bytes) == colon else { throw ParseFailure(.noScheme) }
+        // The bytes are a `String`'s, and every cut below is at an ASCII byte.
+        let isASCII = nonASCII < 0
         func text(_ from: Int, _ to: Int) -> String {
-            String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<to]), as: UTF8.self)
+            String(knownValidUTF8: UnsafeBufferPointer(rebasing: bytes[from..<to]), isASCII: isASCII)
         }
         var scheme = text(0, colon)
         if scheme.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { scheme = scheme.lowercased() }
@@ -219,7 +221,7 @@ public struct URLParts: Sendable, Hashable {
         guard question < 0 || question > colon, hash < 0 || hash > colon else {
             throw ParseFailure(.noScheme)
         }
-        let special = specialSchemes.contains(scheme)
+        let special = isSpecialScheme(scheme)
         if special || scheme == "file" {
             // WHATWG URL readers (browsers, WebKit) take `\` for `/` before the query of these
             // schemes; iOS's URL reads it as `%5C`. The two would see different hosts and paths.
@@ -313,6 +315,18 @@ public struct URLParts: Sendable, Hashable {
     /// hosts are domains or IP addresses, and readers differ on anything else.
     static let specialSchemes: Set<String> = ["http", "https", "ws", "wss", "ftp"]
 
+    /// Whether the lower-case `scheme` is one of ``specialSchemes`` (compared without hashing).
+    @inline(__always)
+    static func isSpecialScheme(_ scheme: String) -> Bool {
+        switch scheme.utf8.count {
+        case 2: scheme == "ws"
+        case 3: scheme == "wss" || scheme == "ftp"
+        case 4: scheme == "http"
+        case 5: scheme == "https"
+        default: false
+        }
+    }
+
     /// Checks user info of a non-special scheme: RFC 3986 `userinfo` characters that WHATWG
     /// URL keeps as they are (unreserved, `!$&'()*+,`, one `:`, `%XX`).
     private static func checkUserInfo(_ bytes: UnsafeBufferPointer<UInt8>, shown: String) throws(ParseFailure) {
@@ -377,46 +391,68 @@ public struct URLParts: Sendable, Hashable {
                 throw ParseFailure(.hostCharacter(host: shown, character: Character(Unicode.Scalar(b))))
             }
         }
+        if ascii, !punycode {
+            if special { try checkNumericHost(bytes) }
+            return
+        }
         let hostText = Substring(String(decoding: bytes, as: UTF8.self))
         if !ascii, !special {
             throw ParseFailure(.nonASCIICustomHost(String(hostText)))
         }
-        if ascii, !punycode {
-            if special { try checkNumericHost(hostText.lowercased()) }
-            return
-        }
-        let asciiHost: String
+        var asciiHost: String
         do {
             asciiHost = try IDNA.asciiHost(hostText)
         } catch {
             throw ParseFailure(.hostLabel(error))
         }
-        if special { try checkNumericHost(asciiHost) }
+        if special {
+            let result = asciiHost.withUTF8 { host in
+                Result { () throws(ParseFailure) in try checkNumericHost(host) }
+            }
+            try result.get()
+        }
     }
 
     /// WHATWG URL reads a special host whose last label is a number (`1`, `0x1f`) as an IPv4
     /// address and rewrites it (`0x7f.1` → `127.0.0.1`); iOS keeps the text. Such a host is
     /// accepted only in the form both read the same: four decimal numbers 0–255 without
     /// leading zeros and without a trailing dot.
-    private static func checkNumericHost(_ host: String) throws(ParseFailure) {
-        var labels = host.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        if labels.count > 1, labels.last?.isEmpty == true { labels.removeLast() }
-        guard let last = labels.last, !last.isEmpty else { return }
+    private static func checkNumericHost(_ host: UnsafeBufferPointer<UInt8>) throws(ParseFailure) {
+        // The last label, without one trailing dot.
+        var end = host.count
+        if end > 0, host[end - 1] == UInt8(ascii: ".") { end -= 1 }
+        var start = end
+        while start > 0, host[start - 1] != UInt8(ascii: ".") { start -= 1 }
+        guard start < end else { return }
+        let last = UnsafeBufferPointer(rebasing: host[start..<end])
         let decimal = last.allSatisfy(isDigit)
         let hex =
-            last.count >= 2 && last.first == UInt8(ascii: "0") && last.dropFirst().first.map({ $0 | 0x20 }) == UInt8(ascii: "x")
+            last.count >= 2 && last[0] == UInt8(ascii: "0") && last[1] | 0x20 == UInt8(ascii: "x")
             && last.dropFirst(2).allSatisfy { ASCIIHex.value($0) != nil }
         guard decimal || hex else { return }
-        let parts = host.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        let canonical =
-            parts.count == 4
-            && parts.allSatisfy { part in
-                guard !part.isEmpty, part.count <= 3, part.allSatisfy(isDigit) else { return false }
-                if part.count > 1, part.first == UInt8(ascii: "0") { return false }
-                return part.reduce(0) { $0 * 10 + Int($1 - 0x30) } <= 255
+        // Four dot-separated decimal numbers 0–255, each without a leading zero.
+        var parts = 0
+        var digits = 0
+        var value = 0
+        var canonical = true
+        for i in 0...host.count {
+            if i == host.count || host[i] == UInt8(ascii: ".") {
+                parts += 1
+                if digits == 0 || value > 255 { canonical = false }
+                digits = 0
+                value = 0
+                continue
             }
-        guard canonical else {
-            throw ParseFailure(.numericHost(host))
+            let b = host[i]
+            guard isDigit(b), digits < 3, !(digits == 1 && value == 0) else {
+                canonical = false
+                break
+            }
+            digits += 1
+            value = value * 10 + Int(b - 0x30)
+        }
+        guard canonical, parts == 4 else {
+            throw ParseFailure(.numericHost(String(decoding: host, as: UTF8.self).lowercased()))
         }
     }
 
