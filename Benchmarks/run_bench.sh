@@ -7,9 +7,10 @@
 # Each CMD is one shell string; it reads the corpus on standard input, or, when it contains
 # {}, gets the corpus path in place of {}. Rows, in order: the Python reference
 # (Benchmarks/reference_normalize.py, orjson when installed), the same with the standard json
-# module (skip with SKIP_STDLIB=1), each CMD, then the floors: `cat` (reading the file) and a
-# Python loop that only parses each line (orjson, else json). ONLY_EXTRA=1 runs the CMDs and
-# the floors only.
+# module (skip with SKIP_STDLIB=1), each CMD, then the floors: `cat` (reading the file), a
+# Python loop that only parses each line (orjson, else json), and simdjson parsing each line on
+# one thread (Benchmarks/simdjson_floor.cpp, built here when libsimdjson-dev is installed;
+# SKIP_SIMDJSON=1 leaves it out). ONLY_EXTRA=1 runs the CMDs and the floors only.
 #
 # Every tool first runs once untimed with its output kept, to check one output line per
 # input line ("ok" in the last column) and record its exit status (1 is expected: the corpus
@@ -114,3 +115,14 @@ for line in open(sys.argv[1], "rb"):
         pass
 PY
 row "floor: python parse-only loop" "$python $scratch/parse_only.py {}" no
+# The C++ parse floor: simdjson parsing every line into a DOM on one thread
+# (scripts/install-bench-deps.sh installs libsimdjson-dev; SKIP_SIMDJSON=1 leaves it out).
+if [ "${SKIP_SIMDJSON:-}" != 1 ]; then
+  if g++ -O3 -march=native -std=c++17 "$here/simdjson_floor.cpp" -lsimdjson -o "$scratch/simdjson_floor" 2>"$scratch/simdjson.log"; then
+    row "floor: simdjson parse-only (C++, 1 thread)" "$scratch/simdjson_floor {}" no
+  else
+    echo "(no simdjson floor row: building Benchmarks/simdjson_floor.cpp failed; run scripts/install-bench-deps.sh, or SKIP_SIMDJSON=1)" >&2
+  fi
+fi
+echo
+echo "machine: nproc=$(nproc 2>/dev/null || sysctl -n hw.ncpu), $(uname -sm), $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ //'); $(date -u '+%Y-%m-%d %H:%M UTC')"
