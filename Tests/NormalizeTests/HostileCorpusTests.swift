@@ -36,6 +36,40 @@ import Testing
         return megabytes * 1024 * 1024
     }()
 
+    /// The sequential path (`--jobs 1`) is the reference for the parallel one: one stream of
+    /// every shipped vector's input and the hostile corpus gives the same bytes with
+    /// `--jobs 1` and `--jobs 2` (docs/performance.md; the benchmark run compares the two on
+    /// the 1M corpus).
+    @Test func parallelAndSequentialAgreeOnEveryVectorAndTheHostileCorpus() throws {
+        var stream: [UInt8] = []
+        var folders = try FileManager.default.contentsOfDirectory(atPath: TestPaths.path("adapters")).sorted()
+            .map { "adapters/\($0)/Vectors" }
+        folders.append("Tests/ConformanceTests/Vectors/link")
+        var vectors = 0
+        for folder in folders {
+            guard let files = try? FileManager.default.contentsOfDirectory(atPath: TestPaths.path(folder)) else { continue }
+            for file in files.sorted() where file.hasSuffix(".json") {
+                let text = try String(contentsOfFile: TestPaths.path("\(folder)/\(file)"), encoding: .utf8)
+                guard let input = try JSONValue(parsing: text)["input"] else { continue }
+                stream += Array(input.jsonString().utf8) + [0x0A]
+                vectors += 1
+            }
+        }
+        #expect(vectors > 250, "\(vectors) vectors")
+        let records = try HostileCorpus.records()
+        for record in records {
+            stream += record
+            stream.append(0x0A)
+        }
+        let configPath = TestPaths.path("config.yaml")
+        let sequential = try spawnNormalize(["--config", configPath, "--lines", "--jobs", "1"], stdin: stream)
+        let parallel = try spawnNormalize(["--config", configPath, "--lines", "--jobs", "2"], stdin: stream)
+        #expect(sequential.signal == 0 && parallel.signal == 0)
+        #expect(sequential.status == 1 && parallel.status == 1)
+        #expect(sequential.stdout.filter { $0 == 0x0A }.count == vectors + records.count)
+        #expect(parallel.stdout == sequential.stdout)
+    }
+
     @Test func hostileCorpusStreamsOneOutputPerRecordInOrderWithBoundedMemory() throws {
         let records = try HostileCorpus.records()
         #expect(records.count >= 5_000)

@@ -393,7 +393,7 @@ import Testing
              "reject": [{"when": {"equals": {"path": "@kind", "to": "promo"}}, "error": "notAnInteraction", "at": "acme.kind",
                          "message": "{acme.kind|quoted} is a {acme.kind|type} {{not a tap}}"}],
              "warnings": [{"when": {"exists": "['gcm.n.link_android']"}, "code": "androidDiffers",
-                           "message": "Android opens {['gcm.n.link_android']|quoted}; {missing|type}"}]}
+                           "message": "Android opens {['gcm.n.link_android']|quoted}; {missing|type} {missing|quoted} '{missing}'"}]}
             """#
         )
         #expect(throws: NormalizationError(.notAnInteraction, "'Promotion' is a a string {not a tap}", path: "$.userInfo.acme.kind")) {
@@ -402,7 +402,9 @@ import Testing
         let long = String(repeating: "é", count: 120)
         let result = try adapter.read(Self.push(#"{"acme": {}, "gcm.n.link_android": "\#(long)"}"#))
         #expect(
-            result.warnings == [Warning(.androidDiffers, "Android opens '\(String(repeating: "é", count: 100))…' (240 bytes); missing")]
+            result.warnings == [
+                Warning(.androidDiffers, "Android opens '\(String(repeating: "é", count: 100))…' (240 bytes); missing missing ''")
+            ]
         )
     }
 

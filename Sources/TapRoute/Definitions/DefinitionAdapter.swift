@@ -645,7 +645,9 @@ struct DContext {
     }
 
     static func format(_ value: JSONValue?, _ filter: DTemplate.Filter) -> String {
-        guard let value else { return filter == .type ? "missing" : "" }
+        // A quoted value that is not there reads as `missing`, not as nothing: a message
+        // says "(aps.category missing)", never "(aps.category )".
+        guard let value else { return filter == .raw ? "" : "missing" }
         switch filter {
         case .type: return value.typeDescription
         case .raw: return raw(value)
