@@ -119,7 +119,7 @@ row "floor: python parse-only loop" "$python $scratch/parse_only.py {}" no
 # (scripts/install-bench-deps.sh installs libsimdjson-dev; SKIP_SIMDJSON=1 leaves it out).
 if [ "${SKIP_SIMDJSON:-}" != 1 ]; then
   if g++ -O3 -march=native -std=c++17 "$here/simdjson_floor.cpp" -lsimdjson -o "$scratch/simdjson_floor" 2>"$scratch/simdjson.log"; then
-    row "floor: simdjson parse-only (C++, 1 thread)" "$scratch/simdjson_floor {}" no
+    row "floor: simdjson parse-only (C++, 1 thread)" "$scratch/simdjson_floor {} 2>/dev/null" no
   else
     echo "(no simdjson floor row: building Benchmarks/simdjson_floor.cpp failed; run scripts/install-bench-deps.sh, or SKIP_SIMDJSON=1)" >&2
   fi
