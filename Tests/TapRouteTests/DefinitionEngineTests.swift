@@ -384,6 +384,35 @@ import Testing
         #expect(result.channel == .customScheme)
     }
 
+    // MARK: - Recognition
+
+    /// Detection first checks that the root has a key `recognize` needs (a key it tests, or
+    /// one with a prefix it looks for) and answers no without evaluating it otherwise. What is
+    /// needed must follow `not`, `origin`, `all` and `any` exactly: a part that needs nothing
+    /// makes an `any` need nothing.
+    @Test func recognitionChecksOnlyKeysThePredicateNeeds() throws {
+        let cases: [(recognize: String, userInfo: String, origin: InputEvent.NotificationOrigin, holds: Bool)] = [
+            (#"{"any": [{"exists": "a"}, {"origin": "local"}]}"#, "{}", .local, true),
+            (#"{"any": [{"exists": "a"}, {"origin": "local"}]}"#, "{}", .remote, false),
+            (#"{"any": [{"exists": "a"}, {"origin": "local"}]}"#, #"{"a": 1}"#, .remote, true),
+            (#"{"all": [{"not": {"exists": "x"}}, {"exists": "b.c"}]}"#, #"{"b": {"c": 1}}"#, .remote, true),
+            (#"{"all": [{"not": {"exists": "x"}}, {"exists": "b.c"}]}"#, #"{"x": 1, "b": {"c": 1}}"#, .remote, false),
+            (#"{"all": [{"not": {"exists": "x"}}, {"exists": "b.c"}]}"#, #"{"c": 1}"#, .remote, false),
+            (#"{"anyKeyHasPrefix": {"prefix": "zz_"}}"#, #"{"zz_a": 1}"#, .remote, true),
+            (#"{"anyKeyHasPrefix": {"prefix": "zz_"}}"#, #"{"zz": 1, "z_zz_": 2}"#, .remote, false),
+            (#"{"anyKeyHasPrefix": {"path": "o", "prefix": "p"}}"#, #"{"o": {"px": 1}}"#, .remote, true),
+            (#"{"anyKeyHasPrefix": {"path": "o", "prefix": "p"}}"#, #"{"px": 1, "o": {}}"#, .remote, false),
+            (#"{"not": {"exists": "a"}}"#, "{}", .remote, true),
+            (#"{"any": [{"exists": "a"}, {"not": {"exists": "b"}}]}"#, "{}", .remote, true),
+            (#"{"any": [{"exists": "a"}, {"isNull": "n"}]}"#, #"{"n": null}"#, .remote, true),
+            (#"{"any": [{"exists": "a"}, {"isNull": "n"}]}"#, #"{"m": null}"#, .remote, false),
+        ]
+        for (recognize, userInfo, origin, holds) in cases {
+            let adapter = try Self.adapter(#"{"recognize": \#(recognize)}"#)
+            #expect(adapter.recognizes(try Self.push(userInfo, origin: origin)) == holds, "\(recognize) on \(userInfo)")
+        }
+    }
+
     // MARK: - Warnings and rejects
 
     @Test func softWarningsAndRejectRulesWithTemplates() throws {

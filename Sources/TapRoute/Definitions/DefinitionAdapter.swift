@@ -61,13 +61,13 @@ public struct DefinitionAdapter: PayloadAdapter {
         if plan.recognizesInPlace {
             switch input.kind {
             case .notification(let userInfo, let action, let origin):
-                guard plan.readsNotification else { return false }
+                guard plan.readsNotification, plan.rootRequirement?.admits(userInfo) ?? true else { return false }
                 return DRecognizer(plan: plan, root: userInfo, action: action, origin: origin).holds(plan.recognize)
             case .inAppMessage(let message, let action):
-                guard plan.readsInAppMessage else { return false }
+                guard plan.readsInAppMessage, plan.rootRequirement?.admits(message) ?? true else { return false }
                 return DRecognizer(plan: plan, root: message, action: action, origin: nil).holds(plan.recognize)
             case .vendorEvent(let event):
-                guard plan.readsVendorEvent else { return false }
+                guard plan.readsVendorEvent, plan.rootRequirement?.admits(event) ?? true else { return false }
                 return DRecognizer(plan: plan, root: event, action: nil, origin: nil).holds(plan.recognize)
             case .url, .userActivity:
                 break
@@ -915,7 +915,8 @@ struct DRecognizer {
     /// The value at a path the plan marked readable in place.
     func value(_ id: DPathID) -> JSONValue? {
         guard let keys = plan.rootKeys[id.index] else {
-            // `@action`, the only other path `recognizesInPlace` admits.
+            // The other paths `recognizesInPlace` admits: the root itself, and `@action`.
+            if plan.paths[id.index].steps.isEmpty, plan.paths[id.index].base != .reference(.action) { return .object(root) }
             return action.map(JSONValue.string)
         }
         guard let first = root[keys.first] else { return nil }

@@ -50,9 +50,13 @@ final class DefinitionPlan: Sendable {
     /// For each path of `paths` that is a named value alone (`@name`), the value's index;
     /// otherwise `-1`.
     let namedPaths: [Int]
-    /// Whether every path `recognize` reads is one or two keys from the root or `@action`,
-    /// so that ``DRecognizer`` can evaluate it on the input in place.
+    /// Whether every path `recognize` reads is the root, one or two keys from it, or
+    /// `@action`, so that ``DRecognizer`` can evaluate it on the input in place.
     let recognizesInPlace: Bool
+    /// What the root must have for `recognize` to hold, when that can be said (see
+    /// ``DRootRequirement``): detection asks every definition about every input, and most
+    /// inputs lack the one key a definition looks for.
+    let rootRequirement: DRootRequirement?
 
     init(
         reads: Set<InputKindName>,
@@ -120,7 +124,80 @@ final class DefinitionPlan: Sendable {
         }
         let rootKeys = self.rootKeys
         self.recognizesInPlace = Self.readsInPlace(recognize, tables: tables) { id in
-            id.slot >= 0 && (rootKeys[id.index] != nil || (paths[id.index].base == .reference(.action) && paths[id.index].steps.isEmpty))
+            let path = paths[id.index]
+            let rootItself = (path.base == .root || path.base == .current) && path.steps.isEmpty
+            return id.slot >= 0
+                && (rootKeys[id.index] != nil || rootItself || (path.base == .reference(.action) && path.steps.isEmpty))
+        }
+        self.rootRequirement =
+            recognizesInPlace ? Self.requirement(recognize, tables: tables, paths: paths, rootKeys: rootKeys) : nil
+    }
+}
+
+/// Keys of which a root object must have one, or prefixes one of its keys must start with,
+/// for a predicate to hold.
+///
+/// Every leaf predicate is false for a missing value, so a leaf on `a` or `a.b` needs the
+/// root key `a`, and `anyKeyHasPrefix` on the root needs a key with that prefix; `all` needs
+/// what any one of its parts needs, `any` what one of its parts needs; a negation, `origin`
+/// and `always` need nothing that can be said this way.
+struct DRootRequirement: Sendable {
+    var keys: [String]
+    var prefixes: [String]
+
+    /// Whether `root` has one of the keys or a key with one of the prefixes. Lengths and
+    /// first bytes are compared before the text: most keys differ in both.
+    func admits(_ root: JSONObject) -> Bool {
+        root.containsKey { key in
+            let utf8 = key.utf8
+            let length = utf8.count
+            for candidate in keys where candidate.utf8.count == length && candidate == key { return true }
+            guard !prefixes.isEmpty, let first = utf8.first else { return false }
+            for prefix in prefixes where prefix.utf8.count <= length && prefix.utf8.first == first {
+                if utf8.starts(with: prefix.utf8) { return true }
+            }
+            return false
+        }
+    }
+}
+
+extension DefinitionPlan {
+    /// What the root must have for `p` to hold, or `nil` when nothing can be said.
+    static func requirement(_ p: DPredicate, tables: DPredicateTables, paths: [DPath], rootKeys: [DRootKeys?]) -> DRootRequirement? {
+        guard !p.negated else { return nil }
+        switch tables.nodes[p.index] {
+        case .always, .origin:
+            return nil
+        case .all(let parts):
+            // What one part needs, the whole needs: take the narrowest.
+            var narrowest: DRootRequirement?
+            for part in parts {
+                guard let needed = requirement(tables.parts[part], tables: tables, paths: paths, rootKeys: rootKeys) else { continue }
+                if let current = narrowest, current.keys.count + current.prefixes.count <= needed.keys.count + needed.prefixes.count {
+                    continue
+                }
+                narrowest = needed
+            }
+            return narrowest
+        case .any(let parts):
+            var union = DRootRequirement(keys: [], prefixes: [])
+            for part in parts {
+                guard let needed = requirement(tables.parts[part], tables: tables, paths: paths, rootKeys: rootKeys) else { return nil }
+                union.keys += needed.keys.filter { !union.keys.contains($0) }
+                union.prefixes += needed.prefixes.filter { !union.prefixes.contains($0) }
+            }
+            return union
+        case .anyKeyHasPrefix(let path, let prefix):
+            let read = paths[path.index]
+            if read.base == .root || read.base == .current, read.steps.isEmpty {
+                return DRootRequirement(keys: [], prefixes: [tables.strings[prefix]])
+            }
+            guard let keys = rootKeys[path.index] else { return nil }
+            return DRootRequirement(keys: [keys.first], prefixes: [])
+        case .exists(let path), .nonEmpty(let path), .isType(let path, _), .isTrue(let path), .equals(let path, _, _),
+            .oneOf(let path, _, _), .hasScheme(let path, _):
+            guard let keys = rootKeys[path.index] else { return nil }
+            return DRootRequirement(keys: [keys.first], prefixes: [])
         }
     }
 }

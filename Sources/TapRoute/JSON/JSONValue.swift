@@ -265,6 +265,12 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         if index != nil { index = storage.count > Self.indexThreshold ? Self.makeIndex(storage) : nil }
     }
 
+    /// Whether some key satisfies `predicate` (the keys are read in place, no member is
+    /// copied).
+    package func containsKey(where predicate: (String) -> Bool) -> Bool {
+        storage.contains { predicate($0.key) }
+    }
+
     /// Returns an iterator over the members in order.
     public func makeIterator() -> IndexingIterator<[Element]> {
         storage.makeIterator()
