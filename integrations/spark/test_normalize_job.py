@@ -187,9 +187,15 @@ class NormalizeJobTests(unittest.TestCase):
 
     def test_a_binary_that_drops_records_fails_the_job(self) -> None:
         # Exit status 0 but fewer records than lines: the output cannot be matched to its input.
-        short = self.ship("short-normalize", '#!/bin/sh\nexec "$0.real" "$@" | head -n 2\n', executable=True)
-        self.ship("short-normalize.real", open(NORMALIZE, "rb").read().decode("latin-1"), executable=True)
-        self.assert_job_fails("records for", normalize=short)
+        # The real binary is shipped next to it (setUpClass).
+        script = '#!/bin/sh\n"$(dirname "$0")/%s" "$@" | head -n 2\n' % os.path.basename(NORMALIZE)
+        short = self.ship("short-normalize", script, executable=True)
+        self.assert_job_fails("normalize wrote 2 records for", normalize=short)
+
+    def test_a_binary_that_adds_records_fails_the_job(self) -> None:
+        script = '#!/bin/sh\n"$(dirname "$0")/%s" "$@"; echo "{}"\n' % os.path.basename(NORMALIZE)
+        extra = self.ship("extra-normalize", script, executable=True)
+        self.assert_job_fails("normalize wrote more records than it was sent lines", normalize=extra)
 
     def test_a_missing_binary_fails_the_job(self) -> None:
         self.assert_job_fails("cannot find 'no-such-normalize'", normalize="no-such-normalize")
