@@ -215,6 +215,8 @@ class NormalizeJobTests(unittest.TestCase):
                 "--files",
                 f"{NORMALIZE},{CONFIG}",
                 os.path.join(HERE, "normalize_job.py"),
+                "--normalize",
+                os.path.basename(NORMALIZE),  # --files ships a file under its own name
                 "--partitions",
                 "3",
                 self.examples,
@@ -223,6 +225,7 @@ class NormalizeJobTests(unittest.TestCase):
             capture_output=True,
             text=True,
             check=False,
+            cwd=self.work,
         )
         self.assertEqual(result.returncode, 0, result.stderr[-3000:])
         parts = sorted(glob.glob(os.path.join(output, "part-*")))
