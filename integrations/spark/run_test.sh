@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the Spark integration's tests (test_normalize_job.py) in local mode: installs PySpark when
 # it is missing, builds normalize in release mode unless NORMALIZE names a built binary, and exits
-# non-zero when a test fails. Usage: integrations/spark/run_test.sh [unittest arguments]
+# non-zero when a test fails. Usage: integrations/spark/run_test.sh [test names]
+#   integrations/spark/run_test.sh test_normalize_job.NormalizeJobTests.test_examples_match_the_cli
 #   NORMALIZE=/path/to/normalize integrations/spark/run_test.sh   # skip the build
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -36,5 +37,5 @@ export NORMALIZE
 echo "==> Spark integration tests (local[2], normalize: $NORMALIZE)"
 cd "$here"
 start=$(date +%s)
-python3 -m unittest -v test_normalize_job "$@"
+python3 -m unittest -v "${@:-test_normalize_job}"
 echo "==> Spark integration tests passed in $(( $(date +%s) - start )) s"

@@ -78,7 +78,7 @@ class NormalizeJobTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls) -> None:
         if not NORMALIZE or not os.access(NORMALIZE, os.X_OK):
-            raise unittest.SkipTest("set NORMALIZE to a built normalize binary (run_test.sh does)")
+            raise RuntimeError(f"NORMALIZE={NORMALIZE!r}: set it to a built normalize binary (run_test.sh does)")
         from pyspark.sql import SparkSession
 
         cls.work = tempfile.mkdtemp(prefix="taproute-spark-test-")
