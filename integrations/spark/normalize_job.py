@@ -112,7 +112,10 @@ def stream_partition(
     binary = resolve_shipped(normalize)
     config_path = resolve_shipped(config)
     if not os.access(binary, os.X_OK):
-        os.chmod(binary, os.stat(binary).st_mode | 0o755)
+        try:  # a shipped file may arrive without its executable bit
+            os.chmod(binary, os.stat(binary).st_mode | 0o755)
+        except OSError as error:
+            raise NormalizeFailed(f"{binary!r} is not executable and cannot be made so: {error}") from error
     command = [binary, "--lines", "--quiet", "--jobs", str(jobs), "--config", config_path]
     stderr = tempfile.TemporaryFile()
     try:

@@ -64,6 +64,9 @@ def examples_as_json_lines(path: str) -> int:
         '{"kind":"url","url":"a"} trailing',
         '{"kind":"url","url":"x://a"}\r{"kind":"url"}',  # a lone CR does not end a line
         '"just a string"',
+        '{"kind":"url","url":"campaigndemoapp://search?q=caf\u00e9 \U0001f600"}',  # not ASCII
+        '{"kind":"url","url":"https://example.com/' + "a" * (1 << 20) + '"}',  # over maxRecordBytes
+        "[" * 200 + "]" * 200,  # deeper than maxDepth
     ]
     # Repeat so that every partition holds examples and errors.
     body = lines * 5
