@@ -7,7 +7,9 @@ Needs NORMALIZE (the path of a built normalize binary) in the environment; run_t
 
 from __future__ import annotations
 
+import contextlib
 import glob
+import io
 import json
 import os
 import shutil
@@ -199,6 +201,22 @@ class NormalizeJobTests(unittest.TestCase):
         script = '#!/bin/sh\n"$(dirname "$0")/%s" "$@"; echo "{}"\n' % os.path.basename(NORMALIZE)
         extra = self.ship("extra-normalize", script, executable=True)
         self.assert_job_fails("normalize wrote more records than it was sent lines", normalize=extra)
+
+    def test_a_binary_shipped_without_its_executable_bit_runs(self) -> None:
+        path = os.path.join(self.work, "plain-normalize")
+        shutil.copyfile(NORMALIZE, path)
+        os.chmod(path, 0o644)
+        self.spark.sparkContext.addFile(path)
+        lines = normalize_job.read_lines(self.spark.sparkContext, self.examples, 2)
+        output = normalize_job.normalize_lines(lines, normalize="plain-normalize", config="config.yaml")
+        self.assertEqual(output.collect(), cli_output(self.examples))
+
+    def test_options_out_of_range_are_usage_errors(self) -> None:
+        for option in (["--jobs", "0"], ["--partitions", "0"], ["--line-numbers", "file"]):
+            with self.subTest(option=option), self.assertRaises(SystemExit) as exit_:
+                with contextlib.redirect_stderr(io.StringIO()):
+                    normalize_job.parse_arguments(["in.jsonl", "out", *option])
+            self.assertEqual(exit_.exception.code, 2)
 
     def test_a_missing_binary_fails_the_job(self) -> None:
         self.assert_job_fails("cannot find 'no-such-normalize'", normalize="no-such-normalize")
