@@ -81,7 +81,7 @@ def subprocess_environment() -> dict[str, str]:
 
 def renumber(record: str, sent: int, line: int) -> str:
     """Rewrites an error record's `"line"` (normalize's number of the line in the stream it was
-    sent, `sent`) to `line`, the input's line number, in the `"line"` field and in the
+    sent, `sent`, counting the blank line the stream starts with) to `line`, the input's line number, in the `"line"` field and in the
     message's `at line L column C`. Checks that normalize named the line it was sent."""
     match = LINE_FIELD.search(record)
     if match is None or int(match.group(1)) != sent:
@@ -142,6 +142,11 @@ def stream_partition(
         stdin = process.stdin
         assert stdin is not None
         try:
+            # A blank first line: normalize skips a byte order mark at the very start of its
+            # stream, but a partition's first line is not the start of the input (Spark's
+            # reader has already dropped the one at the start of a file), so a BOM there must
+            # be an error as elsewhere. Line n of the partition is line n + 1 of the stream.
+            stdin.write(b"\n")
             for line, index in numbered:
                 if is_blank(line):
                     continue
@@ -176,7 +181,7 @@ def stream_partition(
                 )
             record = raw.rstrip(b"\n").decode("utf-8")
             if record.startswith(ERROR_PREFIX):
-                record = renumber(record, sent, index + 1)
+                record = renumber(record, sent + 1, index + 1)
             yield record
         writer.join()
         status = process.wait()

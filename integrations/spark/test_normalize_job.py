@@ -160,6 +160,17 @@ class NormalizeJobTests(unittest.TestCase):
         output, _ = self.run_job(self.examples, 2, jobs=2)
         self.assertEqual([record for part in output for record in part], cli_output(self.examples))
 
+    def test_a_byte_order_mark_is_read_as_the_cli_reads_it(self) -> None:
+        # Skipped at the start of the input (also alone on the first line), an error elsewhere.
+        record = '{"kind":"url","url":"campaigndemoapp://products/1"}'
+        for text in ("\ufeff\n" + record + "\n", "\ufeff" + record + "\n" + ("\ufeff" + record + "\n") * 3):
+            with self.subTest(text=text[:8]):
+                path = self.write_partition([text.rstrip("\n")])
+                expected = cli_output(path)
+                self.assertTrue(expected)
+                output, _ = self.run_job(path, 2)
+                self.assertEqual([line for part in output for line in part], expected)
+
     def assert_job_fails(self, message: str, normalize: str | None = None, config: str = "config.yaml") -> str:
         lines = normalize_job.read_lines(self.spark.sparkContext, self.examples, 2)
         output = normalize_job.normalize_lines(
