@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import glob
+import gzip
 import io
 import json
 import os
@@ -170,6 +171,24 @@ class NormalizeJobTests(unittest.TestCase):
                 self.assertTrue(expected)
                 output, _ = self.run_job(path, 2)
                 self.assertEqual([line for part in output for line in part], expected)
+
+    def test_bytes_that_are_not_utf8_reach_normalize_as_replacement_characters(self) -> None:
+        # The documented limit: Spark's text reader decodes lines as UTF-8 with replacement.
+        raw = b'{"kind":"url","url":"campaigndemoapp://products/\xff\xfe"}\n{"kind":"url","url":"\xc3"}\n'
+        path = os.path.join(self.work, "latin.jsonl")
+        with open(path, "wb") as stream:
+            stream.write(raw)
+        replaced = self.write_partition(raw.decode("utf-8", "replace").splitlines())
+        output, _ = self.run_job(path, 1)
+        self.assertEqual([line for part in output for line in part], cli_output(replaced))
+        self.assertNotEqual(cli_output(replaced), cli_output(path))
+
+    def test_a_gzip_input_is_read_whole(self) -> None:
+        compressed = os.path.join(self.work, "examples.jsonl.gz")
+        with open(self.examples, "rb") as source, gzip.open(compressed, "wb") as target:
+            shutil.copyfileobj(source, target)
+        output, _ = self.run_job(compressed, 1)
+        self.assertEqual([line for part in output for line in part], cli_output(self.examples))
 
     def assert_job_fails(self, message: str, normalize: str | None = None, config: str = "config.yaml") -> str:
         lines = normalize_job.read_lines(self.spark.sparkContext, self.examples, 2)
