@@ -79,21 +79,21 @@ def subprocess_environment() -> dict[str, str]:
     }
 
 
-def renumber(record: str, sent: int, line: int) -> str:
-    """Rewrites an error record's `"line"` (normalize's number of the line in the stream it was
-    sent, `sent`, counting the blank line the stream starts with) to `line`, the input's line number, in the `"line"` field and in the
-    message's `at line L column C`. Checks that normalize named the line it was sent."""
+def renumber(record: str, stream_line: int, line: int) -> str:
+    """Rewrites an error record's line number: normalize's number of the line in the stream it
+    was sent (`stream_line`) becomes `line`, the input's line number, in the `"line"` field and
+    in the message's `at line L column C`. Checks that normalize named the line it was sent."""
     match = LINE_FIELD.search(record)
-    if match is None or int(match.group(1)) != sent:
+    if match is None or int(match.group(1)) != stream_line:
         raise NormalizeFailed(
             f"normalize wrote an error record for line {match.group(1) if match else '?'} of its "
-            f"stream where line {sent} was expected: {record[:300]}"
+            f"stream where line {stream_line} was expected: {record[:300]}"
         )
-    if sent == line:
+    if stream_line == line:
         return record
     start, end = match.span()
     record = record[:start] + f',"line":{line},' + record[end:]
-    location = f"at line {sent} column "
+    location = f"at line {stream_line} column "
     if record.count(location) == 1:
         record = record.replace(location, f"at line {line} column ")
     return record
@@ -169,19 +169,19 @@ def stream_partition(
     try:
         stdout = process.stdout
         assert stdout is not None
-        sent = 0
+        received = 0
         for raw in stdout:
-            sent += 1
+            received += 1
             with pending_lock:
                 index = pending.popleft() if pending else None
             if index is None:
                 raise NormalizeFailed(
-                    f"normalize wrote more records than it was sent lines ({sent - 1}); "
+                    f"normalize wrote more records than it was sent lines ({received - 1}); "
                     f"output line: {raw[:300]!r}"
                 )
             record = raw.rstrip(b"\n").decode("utf-8")
             if record.startswith(ERROR_PREFIX):
-                record = renumber(record, sent + 1, index + 1)
+                record = renumber(record, received + 1, index + 1)
             yield record
         writer.join()
         status = process.wait()
@@ -199,7 +199,7 @@ def stream_partition(
             )
         if pending:
             raise NormalizeFailed(
-                f"normalize wrote {sent} records for {sent + len(pending)} non-blank lines"
+                f"normalize wrote {received} records for {received + len(pending)} non-blank lines"
             )
         finished = True
     finally:

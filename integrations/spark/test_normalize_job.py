@@ -248,6 +248,18 @@ class NormalizeJobTests(unittest.TestCase):
                     normalize_job.parse_arguments(["in.jsonl", "out", *option])
             self.assertEqual(exit_.exception.code, 2)
 
+    def test_a_binary_that_names_the_wrong_line_fails_the_job(self) -> None:
+        # One error record per non-blank line, each naming line 999.
+        script = (
+            "#!/bin/sh\n"
+            "while IFS= read -r line; do\n"
+            '  [ -n "$line" ] && echo \'{"error":{"code":"x","message":"m","line":999,"path":"$"}}\'\n'
+            "done\n"
+            "exit 1\n"
+        )
+        wrong = self.ship("wrong-line-normalize", script, executable=True)
+        self.assert_job_fails("wrote an error record for line 999 of its stream where line 2", normalize=wrong)
+
     def test_a_missing_binary_fails_the_job(self) -> None:
         self.assert_job_fails("cannot find 'no-such-normalize'", normalize="no-such-normalize")
 
