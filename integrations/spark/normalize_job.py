@@ -244,8 +244,12 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
         description="Normalize JSON Lines of TapRoute input envelopes with Spark "
         "(one output line per non-blank input line, in order within each partition)."
     )
-    parser.add_argument("input", help="input path(s) Spark's textFile reads (local, hdfs://, s3a://, a glob)")
-    parser.add_argument("output", help="output directory (must not exist), written with saveAsTextFile")
+    parser.add_argument(
+        "input", help="input path(s) Spark's textFile reads (local, hdfs://, s3a://, a glob)"
+    )
+    parser.add_argument(
+        "output", help="output directory (must not exist), written with saveAsTextFile"
+    )
     parser.add_argument(
         "--normalize",
         default="normalize",
@@ -259,10 +263,16 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
         "path present on every node",
     )
     parser.add_argument(
-        "--partitions", type=int, default=None, help="minimum number of input partitions (textFile's minPartitions)"
+        "--partitions",
+        type=int,
+        default=None,
+        help="minimum number of input partitions (textFile's minPartitions)",
     )
     parser.add_argument(
-        "--jobs", type=int, default=1, help="normalize --jobs per task (default 1: Spark runs the tasks in parallel)"
+        "--jobs",
+        type=int,
+        default=1,
+        help="normalize --jobs per task (default 1: Spark runs the tasks in parallel)",
     )
     parser.add_argument(
         "--line-numbers",
@@ -271,7 +281,9 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
         help="error records' line: in the whole input (default; one more pass to count lines) "
         "or within the partition",
     )
-    parser.add_argument("--master", default=None, help="Spark master when not set by spark-submit (e.g. local[2])")
+    parser.add_argument(
+        "--master", default=None, help="Spark master when not set by spark-submit (e.g. local[2])"
+    )
     arguments = parser.parse_args(argv)
     if arguments.jobs < 1:
         parser.error(f"--jobs must be at least 1, got {arguments.jobs}")
