@@ -125,6 +125,7 @@ struct StreamingTests {
         let totalLines = pieces * pieceLines
         let sent = Atomic<Int>(0)
         let firstOutputAt = Atomic<Int>(-1)
+        let recordsWhenBodyEnded = Atomic<Int>(-1)
         try await TestServer.with { server in
             try resetPeakResident()
             let before = try peakResidentBytes()
@@ -132,7 +133,11 @@ struct StreamingTests {
             request.method = .POST
             request.headers.add(name: "Content-Type", value: "application/x-ndjson")
             // Made one piece at a time, as the client asks for it: never held whole.
-            let body = GeneratedBody(piece: ByteBuffer(bytes: piece), count: pieces) { sent.add($0, ordering: .relaxed) }
+            let metrics = server.metrics
+            let body = GeneratedBody(piece: ByteBuffer(bytes: piece), count: pieces) { size in
+                let total = sent.add(size, ordering: .relaxed).newValue
+                if total == pieces * piece.count { recordsWhenBodyEnded.store(Self.recordsTotal(metrics), ordering: .relaxed) }
+            }
             request.body = .stream(body, length: .known(Int64(pieces * piece.count)))
             let response = try await HTTPClient.shared.execute(request, timeout: .seconds(600))
             #expect(response.status.code == 200)
@@ -144,9 +149,46 @@ struct StreamingTests {
             let growth = try peakResidentBytes() - before
             #expect(outputLines == totalLines)
             #expect(sent.load(ordering: .relaxed) == pieces * piece.count)
-            let firstAt = firstOutputAt.load(ordering: .relaxed)
-            #expect(firstAt >= 0 && firstAt < pieces * piece.count / 2, "first output after \(firstAt) of \(pieces * piece.count) bytes sent")
+            // Records were normalized while the body was arriving (not after it was held whole):
+            // when its last piece was handed to the client, over half were done.
+            let doneBeforeEnd = recordsWhenBodyEnded.load(ordering: .relaxed)
+            #expect(doneBeforeEnd > totalLines / 2, "\(doneBeforeEnd) of \(totalLines) records done when the body ended")
+            #expect(firstOutputAt.load(ordering: .relaxed) > 0)
             #expect(growth < 150 << 20, "peak resident memory grew by \(growth >> 20) MB")
+        }
+    }
+}
+
+extension StreamingTests {
+    /// `taproute_records_total` in `metrics`.
+    static func recordsTotal(_ metrics: ServerMetrics) -> Int {
+        let text = String(decoding: metrics.exposition(), as: UTF8.self)
+        for line in text.split(separator: "\n") where line.hasPrefix("taproute_records_total ") {
+            return Int(line.split(separator: " ")[1]) ?? Int(Double(line.split(separator: " ")[1]) ?? 0)
+        }
+        return 0
+    }
+
+    @Test("Each line's output is sent while the request body is still open (a raw connection, chunked)")
+    func outputBeforeBodyEnds() async throws {
+        try await TestServer.with { server in
+            let connection = try RawConnection(port: server.port)
+            try connection.send(
+                "POST /v1/normalize HTTP/1.1\r\nHost: test\r\nContent-Type: application/x-ndjson\r\nTransfer-Encoding: chunked\r\n\r\n"
+            )
+            func chunk(_ text: String) -> String { String(text.utf8.count, radix: 16) + "\r\n" + text + "\r\n" }
+            try connection.send(chunk(#"{"kind":"url","url":"campaigndemoapp://products/1"}"# + "\n" + #"{"kind":"url","url":"campai"#))
+            let first = try connection.read(until: "products/1")
+            #expect(first.hasPrefix("HTTP/1.1 200"))
+            #expect(first.contains(#""url":"campaigndemoapp://products/1""#))
+            #expect(!first.contains("products/2"))
+            try connection.send(chunk(#"gndemoapp://products/2"}"# + "\n\n{\n"))
+            let second = try connection.read(until: #""line":4"#)
+            #expect(second.contains(#""url":"campaigndemoapp://products/2""#))
+            #expect(second.contains(#"{"error":{"code":"invalidJSON""#))
+            try connection.send("0\r\n\r\n")
+            let end = try connection.read(until: "0\r\n\r\n")
+            #expect(end.hasSuffix("0\r\n\r\n"))
         }
     }
 }

@@ -159,3 +159,59 @@ func resetPeakResident() throws {
 enum Method: String {
     case GET, POST, PUT, DELETE
 }
+
+/// A plain TCP connection to the server on loopback, for what an HTTP client library hides:
+/// the order in which request bytes go out and response bytes come back.
+final class RawConnection {
+    private let socket: Int32
+
+    /// Connects to 127.0.0.1:`port`; reads wait at most `timeoutSeconds`.
+    init(port: Int, timeoutSeconds: Int = 10) throws {
+        #if canImport(Glibc)
+            socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            socket = Darwin.socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard socket >= 0 else { throw TestFailure("socket() failed") }
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(socket)
+            throw TestFailure("connect() failed")
+        }
+    }
+
+    deinit { close(socket) }
+
+    /// Sends all of `bytes`.
+    func send(_ bytes: [UInt8]) throws {
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard n > 0 else { throw TestFailure("send() failed") }
+            sent += n
+        }
+    }
+
+    /// Sends `text`.
+    func send(_ text: String) throws { try send(Array(text.utf8)) }
+
+    /// Reads until what was read contains `marker` (or the timeout); returns everything read.
+    func read(until marker: String) throws -> String {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while !String(decoding: received, as: UTF8.self).contains(marker) {
+            let n = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            guard n > 0 else { break }
+            received += buffer[0..<n]
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+}
