@@ -191,7 +191,10 @@ public struct TapRouteResponder: HTTPResponder {
 
     private func encode(_ request: Request) async throws -> Response {
         guard let vendor = request.uri.queryParameters.get("vendor"), !vendor.isEmpty else {
-            throw ServiceError.badQuery(name: "vendor", message: "missing: name the adapter whose payload to write, as in /v1/encode?vendor=dashx")
+            throw ServiceError.badQuery(
+                name: "vendor",
+                message: "missing: name the adapter whose payload to write, as in /v1/encode?vendor=dashx"
+            )
         }
         var options = EncodeOptions()
         if let screens = request.uri.queryParameters.get("screens") {

@@ -114,4 +114,3 @@ struct ServerCommand: AsyncParsableCommand {
 }
 
 typealias AdapterRegistryAndName = (AdapterRegistry, String)
-

@@ -96,20 +96,49 @@ struct RouteTests {
             try check(try await call(.PUT, server.url("/v1/encode?vendor=dashx")), 405, "methodNotAllowed")
             try check(try await call(.POST, server.url("/healthz")), 405, "methodNotAllowed")
             try check(try await call(.DELETE, server.url("/metrics")), 405, "methodNotAllowed")
-            try check(try await call(.POST, server.url("/v1/normalize"), contentType: "text/plain", body: Array("{}".utf8)), 415, "unsupportedMediaType")
+            try check(
+                try await call(.POST, server.url("/v1/normalize"), contentType: "text/plain", body: Array("{}".utf8)),
+                415,
+                "unsupportedMediaType"
+            )
             try check(try await call(.POST, server.url("/v1/normalize"), body: Array("{}".utf8)), 415, "unsupportedMediaType")
-            try check(try await call(.POST, server.url("/v1/encode?vendor=dashx"), contentType: "application/xml", body: Array("<a/>".utf8)), 415, "unsupportedMediaType")
-            let big = Array(#"{"kind":"url","url":"https://example.com/"#.utf8) + Array(repeating: UInt8(ascii: "a"), count: 2000) + Array(#""}"#.utf8)
+            try check(
+                try await call(.POST, server.url("/v1/encode?vendor=dashx"), contentType: "application/xml", body: Array("<a/>".utf8)),
+                415,
+                "unsupportedMediaType"
+            )
+            let big =
+                Array(#"{"kind":"url","url":"https://example.com/"#.utf8) + Array(repeating: UInt8(ascii: "a"), count: 2000)
+                + Array(#""}"#.utf8)
             try check(try await call(.POST, server.url("/v1/normalize"), contentType: "application/json", body: big), 413, "bodyTooLarge")
-            try check(try await call(.POST, server.url("/v1/encode?vendor=dashx"), contentType: "application/json", body: big), 413, "bodyTooLarge")
+            try check(
+                try await call(.POST, server.url("/v1/encode?vendor=dashx"), contentType: "application/json", body: big),
+                413,
+                "bodyTooLarge"
+            )
             // The limit is on the JSON body only: the same record as a JSON line is streamed.
             let line = try await call(.POST, server.url("/v1/normalize"), contentType: "application/x-ndjson", body: big + [0x0A])
             #expect(line.status == 200)
-            try check(try await call(.POST, server.url("/v1/encode"), contentType: "application/json", body: Array("{}".utf8)), 400, "badQuery")
-            try check(try await call(.POST, server.url("/v1/encode?vendor=dashx&screens=maybe"), contentType: "application/json", body: Array("{}".utf8)), 400, "badQuery")
+            try check(
+                try await call(.POST, server.url("/v1/encode"), contentType: "application/json", body: Array("{}".utf8)),
+                400,
+                "badQuery"
+            )
+            try check(
+                try await call(
+                    .POST,
+                    server.url("/v1/encode?vendor=dashx&screens=maybe"),
+                    contentType: "application/json",
+                    body: Array("{}".utf8)
+                ),
+                400,
+                "badQuery"
+            )
             // A media type's parameters and case do not matter.
             let withCharset = try await call(
-                .POST, server.url("/v1/normalize"), contentType: "Application/JSON; charset=utf-8",
+                .POST,
+                server.url("/v1/normalize"),
+                contentType: "Application/JSON; charset=utf-8",
                 body: Array(#"{"kind":"url","url":"https://example.com/x"}"#.utf8)
             )
             #expect(withCharset.status == 200)
@@ -131,28 +160,51 @@ struct RouteTests {
                 #expect(reply.text == String(decoding: expected, as: UTF8.self), "\(vendor)")
             }
             // A vendor no adapter has: the CLI's usage error; the server's 422 unknownVendor record.
-            let unknown = try await call(.POST, server.url("/v1/encode?vendor=nosuchvendor"), contentType: "application/json", body: compact)
+            let unknown = try await call(
+                .POST,
+                server.url("/v1/encode?vendor=nosuchvendor"),
+                contentType: "application/json",
+                body: compact
+            )
             #expect(unknown.status == 422)
-            #expect(unknown.text.hasPrefix(#"{"error":{"code":"unknownVendor","vendor":"nosuchvendor","message":"no enabled adapter has id 'nosuchvendor'"#))
+            #expect(
+                unknown.text.hasPrefix(
+                    #"{"error":{"code":"unknownVendor","vendor":"nosuchvendor","message":"no enabled adapter has id 'nosuchvendor'"#
+                )
+            )
             for (vendor, text) in [("dashx", #"{"title":5}"#), ("dashx", "{"), ("dashx", "[]")] {
                 let compact = text.replacingOccurrences(of: "\n", with: " ")
-                let reply = try await call(.POST, server.url("/v1/encode?vendor=\(vendor)"), contentType: "application/json", body: Array(compact.utf8))
+                let reply = try await call(
+                    .POST,
+                    server.url("/v1/encode?vendor=\(vendor)"),
+                    contentType: "application/json",
+                    body: Array(compact.utf8)
+                )
                 let expected = try runNormalize(["encode", "--vendor", vendor, "--lines"], input: Array(compact.utf8) + [0x0A])
                 #expect(reply.status == 422, "\(vendor) \(text): \(reply.text)")
                 #expect(reply.text == String(decoding: expected, as: UTF8.self))
             }
             // JSON Lines of messages, as `normalize encode --lines`.
-            let lines = Array((String(decoding: body, as: UTF8.self).replacingOccurrences(of: "\n", with: " ") + "\n\n{\"title\":5}\n").utf8)
+            let lines = Array(
+                (String(decoding: body, as: UTF8.self).replacingOccurrences(of: "\n", with: " ") + "\n\n{\"title\":5}\n").utf8
+            )
             let reply = try await call(.POST, server.url("/v1/encode?vendor=dashx"), contentType: "application/x-ndjson", body: lines)
             #expect(reply.status == 200)
-            #expect(reply.text == String(decoding: try runNormalize(["encode", "--vendor", "dashx", "--lines"], input: lines), as: UTF8.self))
+            #expect(
+                reply.text == String(decoding: try runNormalize(["encode", "--vendor", "dashx", "--lines"], input: lines), as: UTF8.self)
+            )
         }
     }
 
     @Test("GET /metrics: requests by route and status, records, errors by code, latency")
     func metrics() async throws {
         try await TestServer.with { server in
-            _ = try await call(.POST, server.url("/v1/normalize"), contentType: "application/json", body: Array(#"{"kind":"url","url":"https://example.com/x"}"#.utf8))
+            _ = try await call(
+                .POST,
+                server.url("/v1/normalize"),
+                contentType: "application/json",
+                body: Array(#"{"kind":"url","url":"https://example.com/x"}"#.utf8)
+            )
             _ = try await call(.POST, server.url("/v1/normalize"), contentType: "application/json", body: Array("{".utf8))
             _ = try await call(.POST, server.url("/v1/normalize"), contentType: "application/x-ndjson", body: Array("{\n\n42\n".utf8))
             _ = try await call(.GET, server.url("/nope"))

@@ -41,7 +41,11 @@ struct StreamingTests {
         request.body = .stream(pieces.asyncStream, length: .unknown)
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
         let bytes = try await response.body.collect(upTo: 1 << 30)
-        return Reply(status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) }, body: Array(bytes.readableBytesView))
+        return Reply(
+            status: Int(response.status.code),
+            headers: response.headers.map { ($0.name, $0.value) },
+            body: Array(bytes.readableBytesView)
+        )
     }
 
     @Test("examples/mixed.jsonl: byte for byte normalize --lines")
