@@ -162,7 +162,7 @@ enum Method: String {
 
 /// A plain TCP connection to the server on loopback, for what an HTTP client library hides:
 /// the order in which request bytes go out and response bytes come back.
-final class RawConnection {
+final class RawConnection: Sendable {
     private let socket: Int32
 
     /// Connects to 127.0.0.1:`port`; reads wait at most `timeoutSeconds`.
@@ -194,7 +194,13 @@ final class RawConnection {
     func send(_ bytes: [UInt8]) throws {
         var sent = 0
         while sent < bytes.count {
-            let n = bytes[sent...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let n = bytes[sent...].withUnsafeBytes { raw in
+                #if canImport(Glibc)
+                    Glibc.send(socket, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL))
+                #else
+                    Darwin.send(socket, raw.baseAddress, raw.count, 0)
+                #endif
+            }
             guard n > 0 else { throw TestFailure("send() failed") }
             sent += n
         }
@@ -202,6 +208,12 @@ final class RawConnection {
 
     /// Sends `text`.
     func send(_ text: String) throws { try send(Array(text.utf8)) }
+
+    /// Reads what has arrived into `buffer` (waiting for some); returns the count, 0 at the end
+    /// or on a timeout.
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        max(0, recv(socket, buffer.baseAddress, buffer.count, 0))
+    }
 
     /// Reads until what was read contains `marker` (or the timeout); returns everything read.
     func read(until marker: String) throws -> String {
@@ -213,5 +225,31 @@ final class RawConnection {
             received += buffer[0..<n]
         }
         return String(decoding: received, as: UTF8.self)
+    }
+}
+
+extension RawConnection {
+    /// Reads a chunked JSON Lines response to its end; returns the number of output lines
+    /// (each ends with `}` and a newline) and what `sentSoFar` said when the first arrived.
+    func countOutputLines(sentSoFar: () -> Int) -> (lines: Int, sentAtFirstOutput: Int) {
+        var lines = 0
+        var sentAtFirst = -1
+        var previous: UInt8 = 0
+        var tail: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(into: $0) }
+            guard n > 0 else { break }
+            for byte in buffer[0..<n] {
+                if byte == 0x0A && previous == 0x7D {
+                    lines += 1
+                    if sentAtFirst < 0 { sentAtFirst = sentSoFar() }
+                }
+                previous = byte
+            }
+            tail = Array((tail + buffer[0..<n]).suffix(5))
+            if tail == Array("0\r\n\r\n".utf8) { break }
+        }
+        return (lines, sentAtFirst)
     }
 }
