@@ -4,7 +4,8 @@
 #  2. JSON Lines throughput: the 200k-record corpus POSTed with curl, against
 #     `normalize --lines` on the same file, in the same run.
 # Run from anywhere; needs wrk (apt-get install -y wrk), curl and python3.
-# Environment: RECORDS (default 200000), DURATION (default 20s), CONNECTIONS (default 64).
+# Environment: RECORDS (default 200000), DURATION (default 20s), CONNECTIONS (default 64),
+# NORMALIZE (another normalize binary, e.g. the root package's .build/release/normalize).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 records="${RECORDS:-200000}"
@@ -16,11 +17,12 @@ port="${PORT:-18080}"
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 2; }
 echo "building (release)…" >&2
 swift build -c release --package-path "$root/Server" --product taproute-server >&2
-swift build -c release --package-path "$root" --product normalize >&2
+# The CLI from the same build: the root package's targets with the root package's settings.
+swift build -c release --package-path "$root/Server" --product normalize >&2
 [ -f "$corpus" ] || python3 "$root/Benchmarks/make_corpus.py" "$records" "$corpus" >&2
 
 server="$root/Server/.build/release/taproute-server"
-normalize="$root/.build/release/normalize"
+normalize="${NORMALIZE:-$root/Server/.build/release/normalize}"
 log="$(mktemp)"
 "$server" --port "$port" --config "$root/config.yaml" --log-level notice 2>"$log" &
 pid=$!

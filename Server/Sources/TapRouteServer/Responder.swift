@@ -255,8 +255,22 @@ public struct TapRouteResponder: HTTPResponder {
                     }
                     counted = (stream.records, stream.errorCodes)
                 }
-                for try await piece in body {
-                    let out = piece.withUnsafeReadableBytes { stream.consume($0) }
+                // One task reads the body while this one normalizes what has arrived.
+                let queue = BodyQueue(capacity: 4 << 20)
+                let reader = Task {
+                    do {
+                        for try await piece in body { await queue.put(piece) }
+                        queue.finish()
+                    } catch {
+                        queue.finish(failure: error)
+                    }
+                }
+                defer { reader.cancel() }
+                var block: [UInt8] = []
+                while let pieces = try await queue.takeAll() {
+                    block.removeAll(keepingCapacity: true)
+                    for piece in pieces { block.append(contentsOf: piece.readableBytesView) }
+                    let out = block.withUnsafeBytes { stream.consume($0) }
                     if !out.isEmpty { try await writer.write(ByteBuffer(bytes: out)) }
                     if stream.records - counted.records >= 4096 { count() }
                 }

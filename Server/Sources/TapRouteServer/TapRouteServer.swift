@@ -121,6 +121,7 @@ public enum TapRouteServer {
             maxHeaderFieldCount: options.maxHeaderFields
         )
         let http = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [ExpectContinueHandler()],
             idleTimeout: options.idleTimeoutSeconds.map { .seconds(Int64($0)) },
             httpDecoderConfiguration: decoder
         )

@@ -175,6 +175,24 @@ extension StreamingTests {
         return 0
     }
 
+    @Test("Expect: 100-continue is answered with 100 Continue before the body is sent")
+    func expectContinue() async throws {
+        try await TestServer.with { server in
+            let connection = try RawConnection(port: server.port)
+            let body = #"{"kind":"url","url":"campaigndemoapp://products/5"}"#
+            try connection.send(
+                "POST /v1/normalize HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
+                    + "Expect: 100-continue\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+            )
+            let interim = try connection.read(until: "\r\n\r\n")
+            #expect(interim.hasPrefix("HTTP/1.1 100 Continue\r\n"))
+            try connection.send(body)
+            let reply = try connection.read(until: "products/5")
+            #expect(reply.contains("HTTP/1.1 200 OK"))
+            #expect(reply.contains(#""url":"campaigndemoapp://products/5""#))
+        }
+    }
+
     @Test("Each line's output is sent while the request body is still open (a raw connection, chunked)")
     func outputBeforeBodyEnds() async throws {
         try await TestServer.with { server in
