@@ -6,14 +6,3 @@ wrk.method = "POST"
 wrk.body = file:read("*a")
 file:close()
 wrk.headers["Content-Type"] = "application/json"
-
-local statuses = {}
-response = function(status, headers, body)
-  statuses[status] = (statuses[status] or 0) + 1
-end
-
-done = function(summary, latency, requests)
-  for status, count in pairs(statuses) do
-    io.write(string.format("status %d: %d\n", status, count))
-  end
-end
