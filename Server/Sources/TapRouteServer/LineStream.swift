@@ -149,7 +149,9 @@ public struct LineStream: Sendable {
         let firstLine = linesConsumed + 1
         linesConsumed += lineEnds.count
         let ends = lineEnds
-        let runs = min(parallelism, max(1, lineEnds.count / 32))
+        // Four runs per thread, as in the CLI: when one thread is slowed (a costly record, a
+        // busy core) the others take over the remaining runs.
+        let runs = parallelism == 1 ? 1 : min(parallelism * 4, max(1, lineEnds.count / 64))
         let renderer = self.renderer
         let operation = self.operation
         // One run: lines from..<to of the block, into its own output.
