@@ -59,6 +59,26 @@ struct LifecycleTests {
         }
     }
 
+    @Test("A client that goes away mid-stream frees its place: the limit does not leak")
+    func abandonedStream() async throws {
+        var options = ServerOptions()
+        options.limits.maxConcurrentRequests = 1
+        try await TestServer.with(options) { server in
+            for _ in 0..<3 {
+                var connection: RawConnection? = try RawConnection(port: server.port)
+                try connection?.send(
+                    "POST /v1/normalize HTTP/1.1\r\nHost: test\r\nContent-Type: application/x-ndjson\r\nTransfer-Encoding: chunked\r\n\r\n"
+                        + "10\r\n{\"kind\":\"url\",\"u"
+                )
+                #expect(try await Self.waitFor(status: 503, on: server).status == 503)
+                connection = nil  // closes the socket with the body unfinished
+                _ = connection
+                let freed = try await Self.waitFor(status: 200, on: server)
+                #expect(freed.status == 200)
+            }
+        }
+    }
+
     @Test("Graceful shutdown: a request in flight is finished, new connections are refused")
     func gracefulShutdown() async throws {
         var options = ServerOptions()
