@@ -139,8 +139,9 @@ final class DefinitionPlan: Sendable {
 ///
 /// Every leaf predicate is false for a missing value, so a leaf on `a` or `a.b` needs the
 /// root key `a`, and `anyKeyHasPrefix` on the root needs a key with that prefix; `all` needs
-/// what any one of its parts needs, `any` what one of its parts needs; a negation, `origin`
-/// and `always` need nothing that can be said this way.
+/// what any one of its parts needs (the narrowest is kept); `any` needs one of the things its
+/// parts need, and nothing when one of its parts needs nothing; a negation, `origin` and
+/// `always` need nothing that can be said this way.
 struct DRootRequirement: Sendable {
     var keys: [String]
     var prefixes: [String]
