@@ -311,11 +311,10 @@ public struct URLParts: Sendable, Hashable {
         )
     }
 
-    /// The schemes WHATWG URL calls special (`file` aside, which is never allowed): their
-    /// hosts are domains or IP addresses, and readers differ on anything else.
-    static let specialSchemes: Set<String> = ["http", "https", "ws", "wss", "ftp"]
-
-    /// Whether the lower-case `scheme` is one of ``specialSchemes`` (compared without hashing).
+    /// Whether the lower-case `scheme` is one WHATWG URL calls special — `http`, `https`, `ws`,
+    /// `wss`, `ftp` (`file` aside, which is never allowed): their hosts are domains or IP
+    /// addresses, and readers differ on anything else. Compared by length and bytes, without
+    /// hashing.
     @inline(__always)
     static func isSpecialScheme(_ scheme: String) -> Bool {
         switch scheme.utf8.count {

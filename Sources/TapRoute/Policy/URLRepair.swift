@@ -69,7 +69,7 @@ package enum URLRepair {
             pathStart += 2
             while pathStart < hierarchyEnd, bytes[pathStart] != UInt8(ascii: "/") { pathStart += 1 }
         }
-        if URLParts.specialSchemes.contains(scheme) || scheme == "file" {
+        if URLParts.isSpecialScheme(scheme) || scheme == "file" {
             for i in (colon + 1)..<hierarchyEnd where bytes[i] == UInt8(ascii: "\\") { return nil }
         }
         var queryRange: Range<Int>?
