@@ -91,6 +91,46 @@ import Testing
         #expect(accepted > 2_000 && accepted < 48_000, "the generator should make both valid and invalid text")
     }
 
+    /// Every byte pair, and every sequence of three and four bytes drawn from the edges of
+    /// RFC 3629's ranges, after eight bytes of ASCII (so the checker's word-at-a-time skip
+    /// runs first) and alone: accepted exactly when the standard library accepts it.
+    @Test func acceptsExactlyTheValidShortSequences() {
+        let edges: [UInt8] = [
+            0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1, 0xEC, 0xED, 0xEE, 0xEF,
+            0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF,
+        ]
+        var sequences: [[UInt8]] = []
+        for a in 0x20...0xFF {
+            for b in 0x20...0xFF { sequences.append([UInt8(a), UInt8(b)]) }
+        }
+        for a in edges {
+            for b in edges {
+                for c in edges {
+                    sequences.append([a, b, c])
+                    for d in edges where a >= 0xF0 { sequences.append([a, b, c, d]) }
+                }
+            }
+        }
+        var checked = 0
+        for sequence in sequences where !sequence.contains(UInt8(ascii: "\"")) && !sequence.contains(UInt8(ascii: "\\")) {
+            let expected = String(validating: sequence, as: UTF8.self)
+            for prefix in [[], Array("12345678".utf8)] {
+                let text = prefix + sequence
+                let accepted: Bool
+                switch outcome([UInt8(ascii: "\"")] + text + [UInt8(ascii: "\"")], inOrder: false) {
+                case .success(.string(let parsed)):
+                    accepted = true
+                    #expect(Array(parsed.utf8) == text)
+                default:
+                    accepted = false
+                }
+                #expect(accepted == (expected != nil), "\(text)")
+                checked += 1
+            }
+        }
+        #expect(checked > 200_000)
+    }
+
     /// Escapes can turn ASCII input into non-ASCII text (`\u00e9`): such strings must still
     /// count, compare and hash as the same text written out.
     @Test func escapedTextIsTheSameStringAsTheTextWrittenOut() throws {

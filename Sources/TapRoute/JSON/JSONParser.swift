@@ -564,29 +564,11 @@ private struct Reader {
             guard let length = Self.unescape(content, into: out) else { return nil }
             // `\u` escapes may add non-ASCII text to ASCII input.
             let text = UnsafeBufferPointer(rebasing: out[0..<length])
-            return String(knownValidUTF8: text, isASCII: high == 0 && Self.isASCII(text))
+            return String(knownValidUTF8: text, isASCII: high == 0 && String.isASCII(text))
         }
         guard let decoded else { return try readStringInOrder(from: start) }
         position = p + 1
         return decoded
-    }
-
-    /// Whether every byte of `bytes` is ASCII (eight bytes at a time).
-    @inline(__always)
-    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
-        let count = bytes.count
-        var i = 0
-        var high: UInt64 = 0
-        while i + 8 <= count {
-            high |= UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-            i += 8
-        }
-        while i < count {
-            high |= UInt64(base[i])
-            i += 1
-        }
-        return high & 0x8080_8080_8080_8080 == 0
     }
 
     /// Decodes the escapes of `text` (the bytes between a string's quotes, known to end
@@ -680,43 +662,31 @@ private struct Reader {
 
     /// Whether `bytes` is valid UTF-8 (no overlong forms, surrogates or values past
     /// U+10FFFF), skipping ASCII eight bytes at a time.
+    ///
+    /// Other bytes go through ``UTF8Automaton``: one table load and one shift a byte, with
+    /// no branch on the byte's value, so text that mixes scripts (two-, three- and four-byte
+    /// sequences in turn) costs no mispredicted branches.
     static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         let count = bytes.count
-        var i = 0
-        while i < count {
-            while i + 8 <= count,
-                UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
-            {
+        return UTF8Automaton.rows.withUnsafeBufferPointer { rows in
+            var state = UTF8Automaton.accept
+            var i = 0
+            // Eight bytes at a time: skipped when ASCII between sequences, else all eight
+            // through the automaton, with no branch inside the word.
+            while i + 8 <= count {
+                let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                if word & 0x8080_8080_8080_8080 != 0 || state & 63 != UTF8Automaton.accept {
+                    for k in 0..<8 { state = rows[Int(base[i + k])] &>> state }
+                }
                 i += 8
             }
-            guard i < count else { break }
-            // One sequence, checked as RFC 3629's table has it: the lead byte gives the
-            // length and the range of the second byte (no overlong forms, no surrogates,
-            // nothing above U+10FFFF); the others are continuation bytes.
-            let b0 = base[i]
-            if b0 < 0x80 {
+            while i < count {
+                state = rows[Int(base[i])] &>> state
                 i += 1
-            } else if b0 < 0xE0 {
-                guard b0 >= 0xC2, i + 1 < count, base[i + 1] & 0xC0 == 0x80 else { return false }
-                i += 2
-            } else if b0 < 0xF0 {
-                guard i + 2 < count else { return false }
-                let b1 = base[i + 1]
-                guard b1 & 0xC0 == 0x80, base[i + 2] & 0xC0 == 0x80 else { return false }
-                if b0 == 0xE0, b1 < 0xA0 { return false }
-                if b0 == 0xED, b1 >= 0xA0 { return false }
-                i += 3
-            } else {
-                guard b0 < 0xF5, i + 3 < count else { return false }
-                let b1 = base[i + 1]
-                guard b1 & 0xC0 == 0x80, base[i + 2] & 0xC0 == 0x80, base[i + 3] & 0xC0 == 0x80 else { return false }
-                if b0 == 0xF0, b1 < 0x90 { return false }
-                if b0 == 0xF4, b1 >= 0x90 { return false }
-                i += 4
             }
+            return state & 63 == UTF8Automaton.accept
         }
-        return true
     }
 
     /// The reference reader: one byte at a time in order, so that it reports the first
@@ -920,6 +890,24 @@ func jsonStringSpecialBytes(_ word: UInt64) -> UInt64 {
 }
 
 extension String {
+    /// Whether every byte of `bytes` is ASCII (eight bytes at a time).
+    @inline(__always)
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let count = bytes.count
+        var i = 0
+        var high: UInt64 = 0
+        while i + 8 <= count {
+            high |= UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            i += 8
+        }
+        while i < count {
+            high |= UInt64(base[i])
+            i += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
+    }
+
     /// A string of `bytes`, which the caller knows are valid UTF-8 (the parser has checked
     /// them, or they are a slice of a `String` cut at ASCII bytes): copied without the
     /// standard library validating them a second time where the platform offers that
@@ -931,5 +919,64 @@ extension String {
         } else {
             self = String(decoding: bytes, as: UTF8.self)
         }
+    }
+}
+
+/// A UTF-8 validator as a shift automaton: each state is a shift amount (a multiple of 6),
+/// and each byte has one 64-bit row holding, at bit `state`, the six bits of the next state.
+/// Reading a byte is `state = rows[byte] &>> state` (the shift uses only the low six bits of
+/// `state`, so the rest need not be cleared); the text is valid when the state ends as
+/// ``accept``. The transitions are RFC 3629's table of well-formed sequences (§4): the lead
+/// byte fixes the length and, for `E0`, `ED`, `F0` and `F4`, the range of the second byte,
+/// which is how overlong forms, surrogates and values past U+10FFFF are refused.
+enum UTF8Automaton {
+    /// The state after a byte that no sequence allows; it never changes again (every row's
+    /// low six bits are zero).
+    static let error: UInt64 = 0
+    /// Between sequences: the text so far is valid.
+    static let accept: UInt64 = 6
+    /// Expecting one, two or three more continuation bytes (`80`–`BF`).
+    static let needs1: UInt64 = 12
+    static let needs2: UInt64 = 18
+    static let needs3: UInt64 = 24
+    /// After `E0` (second byte `A0`–`BF`), `ED` (`80`–`9F`), `F0` (`90`–`BF`) and `F4`
+    /// (`80`–`8F`).
+    static let afterE0: UInt64 = 30
+    static let afterED: UInt64 = 36
+    static let afterF0: UInt64 = 42
+    static let afterF4: UInt64 = 48
+
+    /// The next state from `state` on `byte`.
+    static func next(_ state: UInt64, _ byte: UInt8) -> UInt64 {
+        switch state {
+        case accept:
+            switch byte {
+            case 0x00...0x7F: accept
+            case 0xC2...0xDF: needs1
+            case 0xE0: afterE0
+            case 0xED: afterED
+            case 0xE1...0xEF: needs2
+            case 0xF0: afterF0
+            case 0xF1...0xF3: needs3
+            case 0xF4: afterF4
+            default: error
+            }
+        case needs1, needs2, needs3:
+            byte & 0xC0 == 0x80 ? state - 6 : error
+        case afterE0: (0xA0...0xBF).contains(byte) ? needs1 : error
+        case afterED: (0x80...0x9F).contains(byte) ? needs1 : error
+        case afterF0: (0x90...0xBF).contains(byte) ? needs2 : error
+        case afterF4: (0x80...0x8F).contains(byte) ? needs2 : error
+        default: error
+        }
+    }
+
+    /// One row a byte value.
+    static let rows: [UInt64] = (0...255).map { byte in
+        var row: UInt64 = 0
+        for state in [accept, needs1, needs2, needs3, afterE0, afterED, afterF0, afterF4] {
+            row |= next(state, UInt8(byte)) << state
+        }
+        return row
     }
 }
