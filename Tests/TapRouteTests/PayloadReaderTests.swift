@@ -1,4 +1,5 @@
 import TapRoute
+import TapRouteTestSupport
 import Testing
 
 /// The toolkit every adapter reads payloads with.
@@ -100,6 +101,30 @@ import Testing
         #expect(PayloadReader.queryItems(nil).isEmpty)
         #expect(PayloadReader.queryItems("").isEmpty)
         #expect(URLParts("myapp://x?k=v%2F")?.queryItems == [QueryItem(name: "k", value: "v/", rawValue: "v%2F")])
+    }
+
+    /// The byte-level reader of query items agrees with the plain definition (split on `&`,
+    /// then on the first `=`, decode each side once) on generated queries: empty items,
+    /// several `=`, bare names, escapes valid and not, non-ASCII text.
+    @Test func queryItemsMatchTheirDefinitionOnGeneratedQueries() {
+        func reference(_ query: String) -> [QueryItem] {
+            query.split(separator: "&", omittingEmptySubsequences: true).map { part in
+                guard let equals = part.firstIndex(of: "=") else {
+                    return QueryItem(name: URLParts.percentDecoded(part), value: "", rawValue: "")
+                }
+                let raw = part[part.index(after: equals)...]
+                return QueryItem(name: URLParts.percentDecoded(part[..<equals]), value: URLParts.percentDecoded(raw), rawValue: raw)
+            }
+        }
+        let pieces = ["&", "=", "a", "utm_source", "%20", "%2", "%zz", "%C3%A9", "é", "新しい", "+", "%26", "%3D", "👋", "x y"]
+        var generator = SplitMix64(seed: 17)
+        for _ in 0..<5_000 {
+            var query = ""
+            for _ in 0..<generator.below(12) { query += pieces[generator.below(pieces.count)] }
+            let items = PayloadReader.queryItems(query)
+            #expect(items == reference(query), "\(query)")
+            #expect(items.map { String($0.rawValue) } == reference(query).map { String($0.rawValue) })
+        }
     }
 
     @Test func schemeTests() {

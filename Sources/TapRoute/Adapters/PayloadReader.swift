@@ -308,22 +308,52 @@ public struct QueryItem: Sendable, Hashable {
     }
 
     /// The items of `query` in order.
+    ///
+    /// One pass over the query's UTF-8 bytes: `&` and `=` are ASCII, so every cut is at a
+    /// character boundary, and a part without `%` becomes its string without decoding.
     public static func items(of query: String?) -> [QueryItem] {
         guard let query, !query.isEmpty else { return [] }
-        var items: [QueryItem] = []
-        // Split on the UTF-8 bytes: '&' and '=' are ASCII, so no grapheme breaking is needed.
-        for bytes in query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
-            let part = Substring(bytes)
-            if let eq = part.utf8.firstIndex(of: UInt8(ascii: "=")) {
-                let raw = part[part.index(after: eq)...]
-                items.append(
-                    QueryItem(name: URLParts.percentDecoded(part[part.startIndex..<eq]), value: URLParts.percentDecoded(raw), rawValue: raw)
-                )
-            } else {
-                items.append(QueryItem(name: URLParts.percentDecoded(part), value: "", rawValue: ""))
+        var text = query
+        let parts = text.withUTF8 { bytes -> [(name: String, value: String, raw: Range<Int>)] in
+            var parts: [(name: String, value: String, raw: Range<Int>)] = []
+            let count = bytes.count
+            var start = 0
+            while start < count {
+                var end = start
+                var equals = -1
+                while end < count, bytes[end] != UInt8(ascii: "&") {
+                    if equals < 0, bytes[end] == UInt8(ascii: "=") { equals = end }
+                    end += 1
+                }
+                if end > start {
+                    if equals >= 0 {
+                        parts.append(
+                            (
+                                URLParts.percentDecoded(bytes: UnsafeBufferPointer(rebasing: bytes[start..<equals])),
+                                URLParts.percentDecoded(bytes: UnsafeBufferPointer(rebasing: bytes[(equals + 1)..<end])),
+                                (equals + 1)..<end
+                            )
+                        )
+                    } else {
+                        parts.append((URLParts.percentDecoded(bytes: UnsafeBufferPointer(rebasing: bytes[start..<end])), "", 0..<0))
+                    }
+                }
+                start = end + 1
             }
+            return parts
         }
-        return items
+        let utf8 = text.utf8
+        return parts.map { part in
+            let raw: Substring
+            if part.raw.isEmpty {
+                raw = ""
+            } else {
+                let lower = utf8.index(utf8.startIndex, offsetBy: part.raw.lowerBound)
+                let upper = utf8.index(lower, offsetBy: part.raw.count)
+                raw = Substring(utf8[lower..<upper])
+            }
+            return QueryItem(name: part.name, value: part.value, rawValue: raw)
+        }
     }
 
     /// The last item named `name` (what SDKs that copy the items into a dictionary keep).

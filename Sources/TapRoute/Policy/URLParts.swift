@@ -529,6 +529,12 @@ public struct URLParts: Sendable, Hashable {
         return copy.withUTF8 { decode($0) } ?? text
     }
 
+    /// Decodes the percent-escapes of `bytes`, the UTF-8 of a string cut at ASCII bytes (so
+    /// valid UTF-8 itself).
+    static func percentDecoded(bytes: UnsafeBufferPointer<UInt8>) -> String {
+        decode(bytes) ?? String(knownValidUTF8: bytes, isASCII: String.isASCII(bytes))
+    }
+
     /// The decoded text, or `nil` when `bytes` holds no `%` (the text is its own decoding).
     private static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         guard let base = bytes.baseAddress, let first = memoryIndex(of: UInt8(ascii: "%"), in: bytes) else { return nil }
