@@ -5,6 +5,56 @@ import Testing
 @Suite struct RouteTests {
     private func parts(_ url: String) throws -> URLParts { try #require(URLParts(url)) }
 
+    /// Matching reads the path in place; it must agree with the definition (the URL's
+    /// non-empty ``URLParts/pathSegments``, literals byte for byte, captures decoded once, then
+    /// the query items) on generated routes and URLs: doubled and trailing slashes, escapes,
+    /// non-ASCII segments, too few and too many segments.
+    @Test func matchingAgreesWithThePathSegmentsDefinition() throws {
+        let patterns = [
+            "myapp://p/{id}", "myapp://p/new", "myapp://p/{a}/{b}", "myapp://p/*", "myapp://p/{a}/x/*", "myapp:q/{id}",
+            "myapp:{a}", "https://example.com/é/{x}", "https://example.com", "myapp://p",
+        ]
+        let pieces = ["/", "//", "p", "new", "x", "7", "%20", "%2F", "é", "e%CC%81", "新", "q", "/x"]
+        let hosts = ["myapp://", "myapp:", "https://example.com", "https://EXAMPLE.com", "myapp://P"]
+        var generator = SplitMix64(seed: 91)
+        var matched = 0
+        for pattern in patterns {
+            let route = try Route(pattern: pattern, screen: "s")
+            for _ in 0..<1_500 {
+                var text = hosts[generator.below(hosts.count)]
+                for _ in 0..<generator.below(6) { text += pieces[generator.below(pieces.count)] }
+                if generator.below(4) == 0 { text += "?id=q&z=%41" }
+                guard let url = URLParts(text) else { continue }
+                let expected = Self.definitionMatch(pattern: pattern, url: url)
+                #expect(route.match(url) == expected, "\(pattern) \(text)")
+                if expected != nil { matched += 1 }
+            }
+        }
+        #expect(matched > 300, "the generator should make matching URLs")
+    }
+
+    /// The definition of a match, from the pattern's text and the URL's parsed parts.
+    static func definitionMatch(pattern: String, url: URLParts) -> ScreenParameters? {
+        let parsedPattern = URLParts(pattern)!
+        guard url.scheme == parsedPattern.scheme, url.hasAuthority == parsedPattern.hasAuthority else { return nil }
+        if url.hasAuthority, url.normalizedHost != parsedPattern.normalizedHost { return nil }
+        var wanted = parsedPattern.pathSegments.map(String.init)
+        let rest = wanted.last == "*"
+        if rest { wanted.removeLast() }
+        let actual = url.pathSegments
+        guard rest ? actual.count >= wanted.count : actual.count == wanted.count else { return nil }
+        var parameters = ScreenParameters()
+        for (segment, value) in zip(wanted, actual) {
+            if segment.hasPrefix("{") {
+                parameters[String(segment.dropFirst().dropLast())] = URLParts.percentDecoded(value)
+            } else if !value.utf8.elementsEqual(segment.utf8) {
+                return nil
+            }
+        }
+        for item in url.queryItems where parameters[item.name] == nil { parameters[item.name] = item.value }
+        return parameters
+    }
+
     @Test func capturesAndQueryItems() throws {
         let route = try Route(pattern: "campaigndemoapp://products/{id}", screen: "product")
         let parameters = try #require(route.match(parts("campaigndemoapp://products/42?ref=push&id=9")))

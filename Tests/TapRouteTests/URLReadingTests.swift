@@ -120,6 +120,14 @@ import Testing
         #expect(try open.check("https://XN--BCHER-KVA.de/").normalizedHost == "xn--bcher-kva.de")
         let idnAllowed = URLSafety(settings: SecuritySettings(allowedSchemes: ["https"], allowedHosts: ["xn--bcher-kva.de"]))
         _ = try idnAllowed.check("https://b\u{FC}cher.de/")
+        // Worked out once, and again whenever the host is set.
+        var changed = parts
+        changed.host = "Example.COM"
+        #expect(changed.normalizedHost == "example.com")
+        #expect(changed != parts)
+        changed.host = "B\u{FC}cher.de"
+        #expect(changed.normalizedHost == "xn--bcher-kva.de")
+        #expect(changed == parts)
     }
 
     @Test func configuredHostsAreComparedInTheirASCIIFormToo() throws {

@@ -163,22 +163,35 @@ public struct Route: Sendable, Hashable {
         } else if url.hasAuthority {
             return nil
         }
-        let urlSegments = url.pathSegments
-        if matchesRest {
-            guard urlSegments.count >= segments.count else { return nil }
-        } else {
-            guard urlSegments.count == segments.count else { return nil }
-        }
-        var parameters = ScreenParameters()
-        for (segment, actual) in zip(segments, urlSegments) {
-            switch segment {
-            case .literal(let literal):
-                // Byte for byte, as URLs compare: not by Unicode canonical equivalence.
-                guard actual.utf8.elementsEqual(literal.utf8) else { return nil }
-            case .capture(let name):
-                parameters[name] = URLParts.percentDecoded(actual)
+        // The path's non-empty segments (``URLParts/pathSegments``), read in place.
+        var path = url.path
+        let captured = path.withUTF8 { bytes -> ScreenParameters? in
+            var count = 0
+            var previous = UInt8(ascii: "/")
+            for b in bytes {
+                if previous == UInt8(ascii: "/"), b != UInt8(ascii: "/") { count += 1 }
+                previous = b
             }
+            guard matchesRest ? count >= segments.count : count == segments.count else { return nil }
+            var parameters = ScreenParameters()
+            var i = 0
+            for segment in segments {
+                while bytes[i] == UInt8(ascii: "/") { i += 1 }
+                var end = i
+                while end < bytes.count, bytes[end] != UInt8(ascii: "/") { end += 1 }
+                let actual = UnsafeBufferPointer(rebasing: bytes[i..<end])
+                switch segment {
+                case .literal(let literal):
+                    // Byte for byte, as URLs compare: not by Unicode canonical equivalence.
+                    guard actual.elementsEqual(literal.utf8) else { return nil }
+                case .capture(let name):
+                    parameters[name] = URLParts.percentDecoded(bytes: actual)
+                }
+                i = end
+            }
+            return parameters
         }
+        guard var parameters = captured else { return nil }
         for item in url.queryItems where parameters[item.name] == nil {
             parameters[item.name] = item.value
         }

@@ -11,7 +11,9 @@ public struct URLParts: Sendable, Hashable {
     /// The user-info part of the authority, without the `@`.
     public var user: String?
     /// The host as written (IPv6 literals keep their brackets); empty when absent.
-    public var host: String
+    public var host: String {
+        didSet { normalizedHost = Self.normalized(host: host) }
+    }
     /// The port, when the authority has one.
     public var port: Int?
     /// The path, as written (may be empty).
@@ -24,7 +26,12 @@ public struct URLParts: Sendable, Hashable {
     /// The host as browsers and iOS read it, for comparisons: lower-cased (hosts compare
     /// case-insensitively), and an internationalized host of an http(s), ws(s) or ftp URL in
     /// its ASCII form (`bücher.de` → `xn--bcher-kva.de`, `IDNA`).
-    public var normalizedHost: String {
+    ///
+    /// Worked out once, when the URL is parsed or its host set: routes, the app's domains
+    /// and the allowed hosts all compare it.
+    public private(set) var normalizedHost: String
+
+    private static func normalized(host: String) -> String {
         if host.utf8.contains(where: { $0 >= 0x80 }) {
             return (try? IDNA.asciiHost(Substring(host))) ?? host.lowercased()
         }
@@ -70,6 +77,7 @@ public struct URLParts: Sendable, Hashable {
         self.hasAuthority = hasAuthority
         self.user = user
         self.host = host
+        self.normalizedHost = Self.normalized(host: host)
         self.port = port
         self.path = path
         self.query = query
