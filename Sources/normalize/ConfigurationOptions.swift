@@ -16,99 +16,30 @@ struct ConfigurationOptions: ParsableArguments {
     )
     var config: String?
 
-    /// Where the configuration comes from.
-    enum Origin: Equatable {
-        /// `--config FILE` (or check-config's argument).
-        case option(String)
-        /// `./config.yaml`, found in the current directory.
-        case currentDirectory
-        /// The embedded default.
-        case embedded
-
-        /// The name errors give it.
-        var name: String {
-            switch self {
-            case .option(let path): path
-            case .currentDirectory: "./config.yaml"
-            case .embedded: "<embedded config.yaml>"
-            }
-        }
-
-        /// What to add after its errors: for `./config.yaml`, that it was picked up from the
-        /// current directory, and how to choose another.
-        var note: String? {
-            guard self == .currentDirectory else { return nil }
-            return "note: ./config.yaml was read because it is in the current directory; "
-                + "pass --config FILE to use another configuration"
-        }
-    }
-
     /// Where the configuration comes from: `--config`, else `./config.yaml` when present,
     /// else the embedded default.
-    var origin: Origin {
-        if let config { return .option(config) }
-        if FileManager.default.fileExists(atPath: "config.yaml") { return .currentDirectory }
-        return .embedded
-    }
+    var origin: ConfigurationLocation { .locate(explicitPath: config) }
 
-    /// The configuration's text and the name errors give it.
-    func text() throws(ConfigurationFailure) -> (text: String, origin: Origin) {
+    /// The configuration's text and where it came from.
+    func text() throws(ConfigurationFailure) -> (text: String, origin: ConfigurationLocation) {
         let origin = self.origin
-        switch origin {
-        case .embedded: return (DefaultConfiguration.yaml, origin)
-        case .option(let path):
-            do throws(ConfigurationError) {
-                return (try YAMLConfiguration.read(contentsOf: path), origin)
-            } catch {
-                throw ConfigurationFailure(error: error, note: nil)
-            }
-        case .currentDirectory:
-            do throws(ConfigurationError) {
-                return (try YAMLConfiguration.read(contentsOf: "config.yaml"), origin)
-            } catch {
-                let renamed = error.map { one in
-                    var renamed = one
-                    renamed.file = origin.name
-                    return renamed
-                }
-                throw ConfigurationFailure(error: renamed, note: origin.note)
-            }
-        }
-    }
-
-    /// The configuration to use, and where it came from.
-    func loadConfiguration() throws(ConfigurationFailure) -> (Configuration, String) {
-        let (text, origin) = try text()
-        do throws(ConfigurationError) {
-            return (try YAMLConfiguration.parse(yaml: text, file: origin.name), origin.name)
-        } catch {
-            throw ConfigurationFailure(error: error, note: origin.note)
-        }
+        return (try origin.text(embeddedDefault: DefaultConfiguration.yaml), origin)
     }
 
     /// The registry for the configuration, with every built-in adapter and definition known
     /// (and the definition files the configuration names).
     func loadRegistry() throws(ConfigurationFailure) -> AdapterRegistry {
-        let (configuration, _) = try loadConfiguration()
+        let origin = self.origin
+        let configuration = try origin.load(embeddedDefault: DefaultConfiguration.yaml)
         do throws(ConfigurationError) {
             return try AdapterRegistry.builtIn(configuration: configuration)
         } catch {
-            throw ConfigurationFailure(error: error, note: origin.note)
+            throw origin.failure(error)
         }
     }
 }
 
 /// Configuration errors, reported one per line as `file:line:column: error: …` (then a
-/// note, when there is one) with exit status 2.
-struct ConfigurationFailure: Error, CustomStringConvertible {
-    /// The errors (``ConfigurationError/errors``).
-    let error: ConfigurationError
-    /// A line to print after the errors.
-    var note: String? = nil
-
-    var description: String {
-        var text = error.description
-        if let note { text += "\n" + note }
-        return text
-    }
-}
+/// note, when there is one) with exit status 2: the library's ``ConfigurationLoadError``,
+/// which the HTTP service reports the same way.
+typealias ConfigurationFailure = ConfigurationLoadError

@@ -51,57 +51,20 @@ public struct ServerOptions: Sendable {
     }
 }
 
-/// A configuration the server cannot start with: the errors `normalize check-config` reports,
-/// one per line as `file:line:column: error: …`, and a note when `./config.yaml` was picked up
-/// from the current directory.
-public struct ConfigurationLoadError: Error, Sendable, CustomStringConvertible {
-    /// The configuration errors.
-    public let error: ConfigurationError
-    /// A line to print after them, or `nil`.
-    public let note: String?
-
-    /// The errors, one per line, then the note.
-    public var description: String {
-        var text = error.description
-        if let note { text += "\n" + note }
-        return text
-    }
-}
-
 /// Builds and runs the HTTP service.
 public enum TapRouteServer {
     /// The registry for the configuration at `path` — or, when `path` is `nil`,
     /// `./config.yaml` when present, else the embedded default — with every built-in adapter
     /// and definition, exactly as the `normalize` CLI loads it. Returns the registry and the
     /// configuration's name.
-    /// - Throws: ``ConfigurationLoadError``.
+    /// - Throws: `ConfigurationLoadError` (from TapRouteYAML), as the CLI reports it.
     public static func loadRegistry(configPath path: String?) throws(ConfigurationLoadError) -> (AdapterRegistry, String) {
-        let fromCurrentDirectory = path == nil && FileManager.default.fileExists(atPath: "config.yaml")
-        let note =
-            fromCurrentDirectory
-            ? "note: ./config.yaml was read because it is in the current directory; pass --config FILE to use another configuration"
-            : nil
-        let name = path ?? (fromCurrentDirectory ? "./config.yaml" : "<embedded config.yaml>")
+        let location = ConfigurationLocation.locate(explicitPath: path)
+        let configuration = try location.load(embeddedDefault: DefaultConfiguration.yaml)
         do throws(ConfigurationError) {
-            let text: String
-            if let path {
-                text = try YAMLConfiguration.read(contentsOf: path)
-            } else if fromCurrentDirectory {
-                text = try YAMLConfiguration.read(contentsOf: "config.yaml")
-            } else {
-                text = DefaultConfiguration.yaml
-            }
-            let configuration = try YAMLConfiguration.parse(yaml: text, file: name)
-            return (try AdapterRegistry.builtIn(configuration: configuration), name)
+            return (try AdapterRegistry.builtIn(configuration: configuration), location.name)
         } catch {
-            let renamed =
-                fromCurrentDirectory
-                ? error.map { one in
-                    var renamed = one
-                    renamed.file = name
-                    return renamed
-                } : error
-            throw ConfigurationLoadError(error: renamed, note: note)
+            throw location.failure(error)
         }
     }
 

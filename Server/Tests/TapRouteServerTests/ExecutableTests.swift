@@ -21,11 +21,11 @@ struct ExecutableTests {
         let process: Process
         private let log = Mutex("")
 
-        init(_ arguments: [String]) throws {
+        init(_ arguments: [String], in folder: URL = repositoryRoot) throws {
             let process = Process()
             process.executableURL = try ExecutableTests.binary()
             process.arguments = arguments
-            process.currentDirectoryURL = repositoryRoot
+            process.currentDirectoryURL = folder
             let errors = Pipe()
             process.standardError = errors
             process.standardOutput = FileHandle.nullDevice
@@ -91,6 +91,45 @@ struct ExecutableTests {
         #expect(child.process.terminationStatus == 2)
         #expect(child.stderr.contains(file.path + ":"), "\(child.stderr)")
         #expect(child.stderr.contains("error"), "\(child.stderr)")
+    }
+
+    @Test(
+        "A ./config.yaml found in the current directory: the same errors and note as the CLI's, exit status 2",
+        arguments: [
+            ["config.yaml": "server: {port: 8080}\n"],
+            ["config.yaml": "adapters:\n  - id: nosuch\n"],
+            ["config.yaml": "adapters:\n  - id: shop\n    definition: definitions/missing.yaml\n"],
+            // An error in a definition file names that file, not ./config.yaml.
+            [
+                "config.yaml": "adapters:\n  - id: shop\n    definition: definitions/shop.yaml\n",
+                "definitions/shop.yaml": "id: shop\nrecognize: [\n",
+            ],
+        ]
+    )
+    func configurationInTheCurrentDirectory(_ files: [String: String]) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("taproute-server-cwd-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("definitions"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (name, text) in files { try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        let cli = Process()
+        cli.executableURL = URL(fileURLWithPath: try normalizeBinary())
+        cli.arguments = ["--lines"]
+        cli.currentDirectoryURL = folder
+        cli.standardInput = FileHandle.nullDevice
+        cli.standardOutput = FileHandle.nullDevice
+        let cliErrors = Pipe()
+        cli.standardError = cliErrors
+        try cli.run()
+        let cliStderr = String(decoding: cliErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        cli.waitUntilExit()
+        let child = try Child(["--port", "0"], in: folder)
+        for _ in 0..<400 where child.process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+        if child.process.isRunning { child.process.terminate() }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(cli.terminationStatus == 2)
+        #expect(child.process.terminationStatus == 2)
+        #expect(cliStderr.contains("./config.yaml") && cliStderr.contains("note: ./config.yaml was read"), "\(cliStderr)")
+        #expect(child.stderr == cliStderr)
     }
 
     @Test("A request header over --max-header-bytes gets 400 and never reaches the service")
