@@ -1,4 +1,5 @@
 import TapRoute
+import TapRouteTestSupport
 import Testing
 
 /// TapRoute's one reading of a URL (``URLParts/parse(_:)``) and the Unicode-aware safety
@@ -295,5 +296,37 @@ extension String {
     /// Every `%` written `%25`: the text encoded once more.
     fileprivate func replacingPercent() -> String {
         String(unicodeScalars.flatMap { $0 == "%" ? Array("%25".unicodeScalars) : [$0] }.map(Character.init))
+    }
+}
+
+/// The URL reader skips eight bytes at a time when none of them matters to it; the word test
+/// must flag exactly the words holding such a byte.
+@Suite struct URLWordScanTests {
+    static func matters(_ b: UInt8) -> Bool {
+        b <= 0x20 || b == 0x7F || b >= 0x80 || b == UInt8(ascii: ":") || b == UInt8(ascii: "#") || b == UInt8(ascii: "?")
+    }
+
+    static func word(_ bytes: [UInt8]) -> UInt64 {
+        bytes.enumerated().reduce(0) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
+    }
+
+    @Test func everyByteAtEveryPlace() {
+        for value in 0...255 {
+            for place in 0..<8 {
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 8)
+                bytes[place] = UInt8(value)
+                #expect(URLParts.hasDelimiterOrControl(Self.word(bytes)) == Self.matters(UInt8(value)), "\(value) at \(place)")
+            }
+        }
+    }
+
+    @Test func randomWords() {
+        var generator = SplitMix64(seed: 8)
+        let alphabet: [UInt8] =
+            Array("aZ09-._~/%&=+@!$'()*,;[]".utf8) + [0x00, 0x1F, 0x20, 0x21, 0x7E, 0x7F, 0x80, 0xC3, 0xFF, 0x3A, 0x23, 0x3F]
+        for _ in 0..<200_000 {
+            let bytes = (0..<8).map { _ in generator.below(4) == 0 ? alphabet[generator.below(alphabet.count)] : UInt8(ascii: "q") }
+            #expect(URLParts.hasDelimiterOrControl(Self.word(bytes)) == bytes.contains(where: Self.matters))
+        }
     }
 }

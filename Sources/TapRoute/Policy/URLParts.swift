@@ -201,13 +201,27 @@ public struct URLParts: Sendable, Hashable {
         var hash = -1
         var question = -1
         var nonASCII = -1
-        for i in 0..<count {
-            let b = bytes[i]
-            if b <= 0x20 || b == 0x7F { throw ParseFailure(.controlCharacter(offset: i)) }
-            if b >= 0x80, nonASCII < 0 { nonASCII = i }
-            if colon < 0, b == UInt8(ascii: ":") { colon = i }
-            if hash < 0, b == UInt8(ascii: "#") { hash = i }
-            if hash < 0, question < 0, b == UInt8(ascii: "?") { question = i }
+        var i = 0
+        while i < count {
+            // Eight bytes at a time while none is a control byte, space, DEL, non-ASCII, `:`,
+            // `#` or `?` (most of a URL): the loop below would do nothing with them.
+            if i + 8 <= count, let base = bytes.baseAddress {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+                if !Self.hasDelimiterOrControl(word) {
+                    i += 8
+                    continue
+                }
+            }
+            let end = min(i + 8, count)
+            while i < end {
+                let b = bytes[i]
+                if b <= 0x20 || b == 0x7F { throw ParseFailure(.controlCharacter(offset: i)) }
+                if b >= 0x80, nonASCII < 0 { nonASCII = i }
+                if colon < 0, b == UInt8(ascii: ":") { colon = i }
+                if hash < 0, b == UInt8(ascii: "#") { hash = i }
+                if hash < 0, question < 0, b == UInt8(ascii: "?") { question = i }
+                i += 1
+            }
         }
         if nonASCII >= 0, let (value, forbidden) = URLCharacters.firstForbiddenNonASCII(in: bytes, from: nonASCII) {
             throw ParseFailure(.forbiddenCharacter(codePoint: value, forbidden))
@@ -317,6 +331,21 @@ public struct URLParts: Sendable, Hashable {
             query: query,
             fragment: fragment
         )
+    }
+
+    /// Whether one of the eight bytes of `word` is below `!` (control bytes, space), DEL,
+    /// not ASCII, `:`, `#` or `?` — exactly, with no false positive or negative (each test
+    /// is the classic "has a byte less than / equal to" bit trick).
+    @inline(__always)
+    package static func hasDelimiterOrControl(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func hasZero(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & highs }
+        let below = (word &- ones &* 0x21) & ~word & highs
+        let found =
+            below | (word & highs) | hasZero(word ^ (ones &* 0x7F)) | hasZero(word ^ (ones &* 0x3A))
+            | hasZero(word ^ (ones &* 0x23)) | hasZero(word ^ (ones &* 0x3F))
+        return found != 0
     }
 
     /// Whether the lower-case `scheme` is one WHATWG URL calls special — `http`, `https`, `ws`,
