@@ -32,10 +32,20 @@ public struct URLParts: Sendable, Hashable {
     public private(set) var normalizedHost: String
 
     private static func normalized(host: String) -> String {
-        if host.utf8.contains(where: { $0 >= 0x80 }) {
+        var text = host
+        let (upper, nonASCII) = text.withUTF8 { bytes in
+            var upper = false
+            var nonASCII = false
+            for b in bytes {
+                nonASCII = nonASCII || b >= 0x80
+                upper = upper || b &- 0x41 < 26
+            }
+            return (upper, nonASCII)
+        }
+        if nonASCII {
             return (try? IDNA.asciiHost(Substring(host))) ?? host.lowercased()
         }
-        return host.utf8.contains { $0 >= 0x41 && $0 <= 0x5A } ? host.lowercased() : host
+        return upper ? host.lowercased() : host
     }
 
     /// The non-empty path segments, still percent-encoded.
@@ -234,7 +244,9 @@ public struct URLParts: Sendable, Hashable {
             String(knownValidUTF8: UnsafeBufferPointer(rebasing: bytes[from..<to]), isASCII: isASCII)
         }
         var scheme = text(0, colon)
-        if scheme.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { scheme = scheme.lowercased() }
+        var upperInScheme = false
+        for i in 0..<colon where bytes[i] &- 0x41 < 26 { upperInScheme = true }
+        if upperInScheme { scheme = scheme.lowercased() }
 
         let fragment = hash >= 0 ? text(hash + 1, count) : nil
         let beforeFragment = hash >= 0 ? hash : count
