@@ -651,7 +651,7 @@ def fcm(envelope, user_info, action):
             warnings.append({"code": "iOSWouldDrop", "message": f"gcm.app_link '{link}' is not an http(s) link: FCM's iOS SDK hands it to application(_:continue:restorationHandler:) as an NSUserActivity webpageURL, which accepts only http and https (setting another scheme raises NSInvalidArgumentException), so the app never receives it; TapRoute keeps the link"})
         if is_button(action) and isinstance(link, str) and link:
             category = user_info.get("aps", {}).get("category")
-            warnings.append({"code": "appDefinedAction", "message": f"button '{action}' is an action of the app's own notification category (aps.category {repr(category) if isinstance(category, str) else ''}): FCM gives buttons no destination of their own and hands gcm.app_link to the app for any action, so the destination is the message's link"})
+            warnings.append({"code": "appDefinedAction", "message": f"button '{action}' is an action of the app's own notification category (aps.category {repr(category) if isinstance(category, str) else ('missing' if category is None else '')}): FCM gives buttons no destination of their own and hands gcm.app_link to the app for any action, so the destination is the message's link"})
     payload = without(user_info, ("aps", "fcm_options", "from", "gcms"), ("gcm.", "google."))
     return interaction("fcm", envelope, trigger(action), destination, False, user_info.get("gcm.message_id"), payload, picked(user_info, FCM_TRACKING), None, warnings)
 
