@@ -148,7 +148,8 @@ struct DashXFields: Sendable {
     /// Values that are not strings become strings as the Android SDK makes them (numbers and
     /// Booleans their JSON text, objects and arrays compact JSON); `null` values are left out.
     func screenParameters(using reader: inout PayloadReader) -> ScreenParameters {
-        let key = "\(location).\(names.screenData)"
+        // Made only for a warning.
+        var key: String { "\(location).\(names.screenData)" }
         let noParameters = "the screen opens without parameters, as in both DashX SDKs"
         let map: JSONObject
         switch reader.object(object[names.screenData], heldAt: depth) {

@@ -123,7 +123,8 @@ extension TapTalkAdapter {
     /// The message's `room.roomID`, or `""` with a `missingRoomID` warning saying why there
     /// is none. A number is read as its text, with an `iOSWouldDrop` warning.
     static func roomID(in message: JSONObject, location: String, using reader: inout PayloadReader) -> String {
-        let path = "\(location).room.roomID"
+        // Made only for a warning.
+        var path: String { "\(location).room.roomID" }
         func missing(_ why: String) -> String {
             reader.warn(.missingRoomID, "the TapTalk message has no room ID (\(path) \(why)); the room list is shown instead")
             return ""
