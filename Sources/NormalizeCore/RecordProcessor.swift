@@ -257,9 +257,10 @@ package struct RecordProcessor: Sendable {
         workspace: inout BlockWorkspace
     ) -> Int {
         let lineEnds = workspace.lineEnds
-        // Four runs per thread, so that when one thread is slowed (costly records, a busy
-        // core) the others take over the remaining runs.
-        let runs = jobs == 1 ? 1 : max(1, min(jobs * 4, lines.count / 64))
+        // Sixteen runs per thread (of at least 64 lines): when one thread is slowed (costly
+        // records, a busy core) the others take over the remaining runs, and at the end of a
+        // round the other threads wait for at most one short run.
+        let runs = jobs == 1 ? 1 : max(1, min(jobs * 16, lines.count / 64))
         while workspace.outputs.count < runs { workspace.outputs.append(RunOutput()) }
         var failedPerRun = [Int](repeating: 0, count: runs)
         workspace.outputs.withUnsafeMutableBufferPointer { outputs in
