@@ -282,15 +282,19 @@ extension AdobeAdapter {
 
     /// Whether `text` holds the token (without `String.contains(_:)`, which needs macOS 13).
     static func containsToken(_ text: String) -> Bool {
-        let token = messageIDToken.utf8
-        let bytes = text.utf8
-        guard bytes.count >= token.count else { return false }
-        var start = bytes.startIndex
-        while let candidate = bytes[start...].firstIndex(of: UInt8(ascii: "m")) {
-            if bytes[candidate...].starts(with: token) { return true }
-            start = bytes.index(after: candidate)
+        var text = text
+        var token = messageIDToken
+        return text.withUTF8 { bytes in
+            token.withUTF8 { token in
+                guard bytes.count >= token.count else { return false }
+                for start in 0...(bytes.count - token.count) where bytes[start] == token[0] {
+                    var k = 1
+                    while k < token.count, bytes[start + k] == token[k] { k += 1 }
+                    if k == token.count { return true }
+                }
+                return false
+            }
         }
-        return false
     }
 
     /// `text` with every occurrence of `messageId` replaced by `value`, as Campaign's
@@ -334,19 +338,33 @@ extension AdobeAdapter {
 
     /// Whether every byte of `text` is ASCII.
     static func isASCII<S: StringProtocol>(_ text: S) -> Bool {
-        text.utf8.allSatisfy { $0 < 0x80 }
+        text.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 < 0x80 } }
+            ?? text.utf8.allSatisfy { $0 < 0x80 }
     }
 
     /// `text.split(separator: ",", omittingEmptySubsequences: false)`, comparing bytes when the
     /// text is ASCII (where a comma is always a character of its own).
     static func splitOnComma(_ text: String) -> [Substring] {
         guard isASCII(text) else { return text.split(separator: ",", omittingEmptySubsequences: false) }
-        return text.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map { Substring($0) }
+        // Cut at the commas' byte offsets (O(1) index arithmetic on a native string).
+        var copy = text
+        let commas = copy.withUTF8 { bytes in bytes.indices.filter { bytes[$0] == UInt8(ascii: ",") } }
+        let utf8 = text.utf8
+        var pieces: [Substring] = []
+        pieces.reserveCapacity(commas.count + 1)
+        var start = utf8.startIndex
+        for comma in commas {
+            let end = utf8.index(utf8.startIndex, offsetBy: comma)
+            pieces.append(Substring(utf8[start..<end]))
+            start = utf8.index(after: end)
+        }
+        pieces.append(Substring(utf8[start...]))
+        return pieces
     }
 
     /// `text.contains("+")`, comparing bytes when the text is ASCII.
     static func containsPlus(_ text: Substring) -> Bool {
         guard isASCII(text) else { return text.contains("+") }
-        return text.utf8.contains(UInt8(ascii: "+"))
+        return text.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "+")) } ?? text.utf8.contains(UInt8(ascii: "+"))
     }
 }
