@@ -852,10 +852,14 @@ struct DContext {
             object = [:]
         }
         if !spec.without.isEmpty || !spec.withoutPrefixes.isEmpty {
+            // The members keep their distinct keys: no look-up per member to rebuild the object.
             object = JSONObject(
-                object.lazy.filter { member in
-                    !spec.without.contains(member.key) && !spec.withoutPrefixes.contains { member.key.utf8.starts(with: $0.utf8) }
-                }.map { ($0.key, $0.value) }
+                uniqueMembers: object.filter { member in
+                    !spec.without.contains(member.key)
+                        && !spec.withoutPrefixes.contains { prefix in
+                            prefix.utf8.first == member.key.utf8.first && member.key.utf8.starts(with: prefix.utf8)
+                        }
+                }
             )
         }
         return object

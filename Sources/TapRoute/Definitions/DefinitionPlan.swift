@@ -547,7 +547,8 @@ struct DPayloadCase: Sendable {
 /// The payload projection.
 final class DPayload: Sendable {
     let from: DPath?
-    let without: Set<String>
+    /// The keys left out (compared by length and bytes: most keys differ in length).
+    let without: SmallStringSet
     let withoutPrefixes: [String]
     let inPlace: DPayloadCase
     let text: DPayloadCase
@@ -566,7 +567,7 @@ final class DPayload: Sendable {
         wrongType: DPayloadCase
     ) {
         self.from = from
-        self.without = without
+        self.without = SmallStringSet(without)
         self.withoutPrefixes = withoutPrefixes
         self.inPlace = inPlace
         self.text = text

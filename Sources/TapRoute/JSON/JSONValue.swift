@@ -361,6 +361,9 @@ package struct SmallStringSet: Sendable {
         hashed = unique.count > 16 ? Set(unique) : nil
     }
 
+    /// Whether the set has no member.
+    package var isEmpty: Bool { members.isEmpty }
+
     /// Whether `string` is a member.
     @inline(__always)
     package func contains(_ string: String) -> Bool {
