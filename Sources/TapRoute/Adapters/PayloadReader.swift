@@ -313,46 +313,36 @@ public struct QueryItem: Sendable, Hashable {
     /// character boundary, and a part without `%` becomes its string without decoding.
     public static func items(of query: String?) -> [QueryItem] {
         guard let query, !query.isEmpty else { return [] }
+        let utf8 = query.utf8
+        // The raw text of bytes `range` of the query (index arithmetic is O(1) on its UTF-8).
+        func raw(_ range: Range<Int>) -> Substring {
+            let lower = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+            return Substring(utf8[lower..<utf8.index(lower, offsetBy: range.count)])
+        }
         var text = query
-        let parts = text.withUTF8 { bytes -> [(name: String, value: String, raw: Range<Int>)] in
-            var parts: [(name: String, value: String, raw: Range<Int>)] = []
-            let count = bytes.count
+        return text.withUTF8 { bytes in
+            var items: [QueryItem] = []
             var start = 0
-            while start < count {
+            while start < bytes.count {
                 var end = start
                 var equals = -1
-                while end < count, bytes[end] != UInt8(ascii: "&") {
+                while end < bytes.count, bytes[end] != UInt8(ascii: "&") {
                     if equals < 0, bytes[end] == UInt8(ascii: "=") { equals = end }
                     end += 1
                 }
                 if end > start {
+                    let nameEnd = equals >= 0 ? equals : end
+                    let name = URLParts.percentDecoded(bytes: UnsafeBufferPointer(rebasing: bytes[start..<nameEnd]))
                     if equals >= 0 {
-                        parts.append(
-                            (
-                                URLParts.percentDecoded(bytes: UnsafeBufferPointer(rebasing: bytes[start..<equals])),
-                                URLParts.percentDecoded(bytes: UnsafeBufferPointer(rebasing: bytes[(equals + 1)..<end])),
-                                (equals + 1)..<end
-                            )
-                        )
+                        let value = URLParts.percentDecoded(bytes: UnsafeBufferPointer(rebasing: bytes[(equals + 1)..<end]))
+                        items.append(QueryItem(name: name, value: value, rawValue: raw((equals + 1)..<end)))
                     } else {
-                        parts.append((URLParts.percentDecoded(bytes: UnsafeBufferPointer(rebasing: bytes[start..<end])), "", 0..<0))
+                        items.append(QueryItem(name: name, value: "", rawValue: ""))
                     }
                 }
                 start = end + 1
             }
-            return parts
-        }
-        let utf8 = text.utf8
-        return parts.map { part in
-            let raw: Substring
-            if part.raw.isEmpty {
-                raw = ""
-            } else {
-                let lower = utf8.index(utf8.startIndex, offsetBy: part.raw.lowerBound)
-                let upper = utf8.index(lower, offsetBy: part.raw.count)
-                raw = Substring(utf8[lower..<upper])
-            }
-            return QueryItem(name: part.name, value: part.value, rawValue: raw)
+            return items
         }
     }
 

@@ -81,13 +81,14 @@ public struct URLParts: Sendable, Hashable {
         port: Int?,
         path: String,
         query: String?,
-        fragment: String?
+        fragment: String?,
+        normalizedHost: String? = nil
     ) {
         self.scheme = scheme
         self.hasAuthority = hasAuthority
         self.user = user
         self.host = host
-        self.normalizedHost = Self.normalized(host: host)
+        self.normalizedHost = normalizedHost ?? Self.normalized(host: host)
         self.port = port
         self.path = path
         self.query = query
@@ -268,6 +269,7 @@ public struct URLParts: Sendable, Hashable {
         var hasAuthority = false
         var user: String?
         var host = ""
+        var internationalHost: String?
         var port: Int?
         if position + 1 < hierarchyEnd, bytes[position] == UInt8(ascii: "/"), bytes[position + 1] == UInt8(ascii: "/") {
             hasAuthority = true
@@ -310,7 +312,7 @@ public struct URLParts: Sendable, Hashable {
                 for i in hostStart..<hostEnd where bytes[i] == UInt8(ascii: "[") || bytes[i] == UInt8(ascii: "]") {
                     throw ParseFailure(.malformedHost)
                 }
-                try checkHost(UnsafeBufferPointer(rebasing: bytes[hostStart..<hostEnd]), special: special)
+                internationalHost = try checkHost(UnsafeBufferPointer(rebasing: bytes[hostStart..<hostEnd]), special: special)
             }
             host = text(hostStart, hostEnd)
             if host.isEmpty, user != nil || portStart >= 0 {
@@ -341,7 +343,8 @@ public struct URLParts: Sendable, Hashable {
             port: port,
             path: text(position, hierarchyEnd),
             query: query,
-            fragment: fragment
+            fragment: fragment,
+            normalizedHost: internationalHost
         )
     }
 
@@ -401,8 +404,9 @@ public struct URLParts: Sendable, Hashable {
     /// Checks a host that is not an IPv6 literal: RFC 3986 `reg-name` characters
     /// (unreserved, sub-delimiters, and `%XX` escapes only in custom schemes); internationalized labels as `IDNA` allows them
     /// (non-ASCII only in special schemes); a special host that ends in a number is an IPv4
-    /// address in its canonical dotted-decimal form.
-    private static func checkHost(_ bytes: UnsafeBufferPointer<UInt8>, special: Bool) throws(ParseFailure) {
+    /// address in its canonical dotted-decimal form. Returns the ASCII form `IDNA` gave a
+    /// non-ASCII host (its ``normalizedHost``, not worked out again), else `nil`.
+    private static func checkHost(_ bytes: UnsafeBufferPointer<UInt8>, special: Bool) throws(ParseFailure) -> String? {
         var ascii = true
         var punycode = false
         var labelStart = 0
@@ -441,7 +445,7 @@ public struct URLParts: Sendable, Hashable {
         }
         if ascii, !punycode {
             if special { try checkNumericHost(bytes) }
-            return
+            return nil
         }
         let hostText = Substring(String(decoding: bytes, as: UTF8.self))
         if !ascii, !special {
@@ -459,6 +463,7 @@ public struct URLParts: Sendable, Hashable {
             }
             try result.get()
         }
+        return ascii ? nil : asciiHost
     }
 
     /// WHATWG URL reads a special host whose last label is a number (`1`, `0x1f`) as an IPv4

@@ -347,19 +347,19 @@ extension AdobeAdapter {
     static func splitOnComma(_ text: String) -> [Substring] {
         guard isASCII(text) else { return text.split(separator: ",", omittingEmptySubsequences: false) }
         // Cut at the commas' byte offsets (O(1) index arithmetic on a native string).
-        var copy = text
-        let commas = copy.withUTF8 { bytes in bytes.indices.filter { bytes[$0] == UInt8(ascii: ",") } }
         let utf8 = text.utf8
-        var pieces: [Substring] = []
-        pieces.reserveCapacity(commas.count + 1)
-        var start = utf8.startIndex
-        for comma in commas {
-            let end = utf8.index(utf8.startIndex, offsetBy: comma)
-            pieces.append(Substring(utf8[start..<end]))
-            start = utf8.index(after: end)
+        var copy = text
+        return copy.withUTF8 { bytes in
+            var pieces: [Substring] = []
+            var start = utf8.startIndex
+            for offset in bytes.indices where bytes[offset] == UInt8(ascii: ",") {
+                let comma = utf8.index(utf8.startIndex, offsetBy: offset)
+                pieces.append(Substring(utf8[start..<comma]))
+                start = utf8.index(after: comma)
+            }
+            pieces.append(Substring(utf8[start...]))
+            return pieces
         }
-        pieces.append(Substring(utf8[start...]))
-        return pieces
     }
 
     /// `text.contains("+")`, comparing bytes when the text is ASCII.
