@@ -572,21 +572,36 @@ private struct Reader {
     }
 
     /// Decodes the escapes of `text` (the bytes between a string's quotes, known to end
-    /// before any unescaped quote) into `out`; returns the decoded length, or `nil` when an
-    /// escape is invalid (a bad letter, a bad hexadecimal digit, a lone surrogate).
+    /// before any unescaped quote) into `out`, which must have room for `text.count` bytes;
+    /// returns the decoded length, or `nil` when an escape is invalid (a bad letter, a bad
+    /// hexadecimal digit, a lone surrogate).
     static func unescape(_ text: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+        precondition(out.count >= text.count, "unescape needs room for the escaped length")
         guard let source = text.baseAddress, let target = out.baseAddress else { return text.isEmpty ? 0 : nil }
         let count = text.count
         var i = 0
         var o = 0
         while i < count {
-            // Copy the run up to the next backslash.
-            var runEnd = i
-            while runEnd < count, source[runEnd] != UInt8(ascii: "\\") { runEnd += 1 }
-            if runEnd > i {
-                (target + o).update(from: source + i, count: runEnd - i)
-                o += runEnd - i
-                i = runEnd
+            // Copy the run up to the next backslash, eight bytes at a time. Whole words may be
+            // stored past the run's end: escapes never lengthen the text, so `o <= i` and the
+            // word fits in `out`, and what lies past the run is written over next.
+            while i + 8 <= count {
+                let word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
+                UnsafeMutableRawPointer(target + o).storeBytes(of: word, as: UInt64.self)
+                let backslashes = Self.backslashBytes(UInt64(littleEndian: word))
+                if backslashes != 0 {
+                    let run = backslashes.trailingZeroBitCount >> 3
+                    i += run
+                    o += run
+                    break
+                }
+                i += 8
+                o += 8
+            }
+            while i < count, source[i] != UInt8(ascii: "\\") {
+                target[o] = source[i]
+                i += 1
+                o += 1
             }
             guard i < count else { break }
             guard i + 1 < count else { return nil }
@@ -621,6 +636,16 @@ private struct Reader {
             o += 1
         }
         return o
+    }
+
+    /// The high bit of each byte of `word` that is a backslash, and possibly of bytes after
+    /// the first one (the borrow of the classic "has a zero byte" trick): the lowest set bit
+    /// always marks the first backslash.
+    @inline(__always)
+    static func backslashBytes(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let backslash = word ^ (ones &* 0x5C)
+        return (backslash &- ones) & ~backslash & 0x8080_8080_8080_8080
     }
 
     /// The value of four hexadecimal digits at `i`, or `nil`.
