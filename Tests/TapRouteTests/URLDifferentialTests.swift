@@ -18,6 +18,23 @@ import Testing
         return nil
     }()
 
+    /// The parse works out `normalizedHost` from the host's bytes; it must be what setting the
+    /// host works out from the string, for every URL the parse accepts.
+    @Test func normalizedHostAtParseIsTheOneSettingTheHostGives() {
+        var generator = HostileURLGenerator(seed: 20_261_124)
+        var accepted = 0
+        var upper = 0
+        for _ in 0..<20_000 {
+            guard let parts = try? URLParts.parse(generator.next()) else { continue }
+            accepted += 1
+            if parts.host.utf8.contains(where: { $0 &- 0x41 < 26 }) { upper += 1 }
+            var set = parts
+            set.host = parts.host
+            #expect(parts.normalizedHost == set.normalizedHost, "\(parts.host)")
+        }
+        #expect(accepted > 2_000 && upper > 100, "\(accepted) accepted, \(upper) with upper-case hosts")
+    }
+
     @Test(.enabled(if: node != nil, "node is not on PATH: the WHATWG differential URL test needs Node's URL class"))
     func tapRouteReadsEveryAcceptedURLAsWHATWGDoes() throws {
         let environment = ProcessInfo.processInfo.environment

@@ -271,6 +271,11 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         storage.contains { predicate($0.key) }
     }
 
+    /// Calls `body` with each key in order (read in place, no member is copied).
+    package func forEachKey(_ body: (String) -> Void) {
+        for i in storage.indices { body(storage[i].key) }
+    }
+
     /// Returns an iterator over the members in order.
     public func makeIterator() -> IndexingIterator<[Element]> {
         storage.makeIterator()

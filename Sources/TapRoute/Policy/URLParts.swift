@@ -197,10 +197,17 @@ public struct URLParts: Sendable, Hashable {
     /// - Throws: ``ParseFailure`` saying what is malformed.
     public static func parse(_ string: String) throws(ParseFailure) -> URLParts {
         var copy = string
-        let result = copy.withUTF8 { bytes in
-            Result { () throws(ParseFailure) -> URLParts in try parse(bytes: bytes) }
+        var failure = ParseFailure(.empty)
+        let parts = copy.withUTF8 { bytes -> URLParts? in
+            do throws(ParseFailure) {
+                return try parse(bytes: bytes)
+            } catch {
+                failure = error
+                return nil
+            }
         }
-        return try result.get()
+        guard let parts else { throw failure }
+        return parts
     }
 
     /// Parses the UTF-8 bytes of a URL in one pass over the bytes, without `String.Index`
@@ -269,7 +276,7 @@ public struct URLParts: Sendable, Hashable {
         var hasAuthority = false
         var user: String?
         var host = ""
-        var internationalHost: String?
+        var normalizedHost: String?
         var port: Int?
         if position + 1 < hierarchyEnd, bytes[position] == UInt8(ascii: "/"), bytes[position + 1] == UInt8(ascii: "/") {
             hasAuthority = true
@@ -312,9 +319,20 @@ public struct URLParts: Sendable, Hashable {
                 for i in hostStart..<hostEnd where bytes[i] == UInt8(ascii: "[") || bytes[i] == UInt8(ascii: "]") {
                     throw ParseFailure(.malformedHost)
                 }
-                internationalHost = try checkHost(UnsafeBufferPointer(rebasing: bytes[hostStart..<hostEnd]), special: special)
+                normalizedHost = try checkHost(UnsafeBufferPointer(rebasing: bytes[hostStart..<hostEnd]), special: special)
             }
             host = text(hostStart, hostEnd)
+            if normalizedHost == nil {
+                // The host's lower-case form from its bytes (a non-ASCII host left to
+                // `normalized(host:)`, as when the host is set).
+                var upper = false
+                var nonASCII = false
+                for i in hostStart..<hostEnd {
+                    upper = upper || bytes[i] &- 0x41 < 26
+                    nonASCII = nonASCII || bytes[i] >= 0x80
+                }
+                if !nonASCII { normalizedHost = upper ? host.lowercased() : host }
+            }
             if host.isEmpty, user != nil || portStart >= 0 {
                 throw ParseFailure(.noHost)
             }
@@ -344,7 +362,7 @@ public struct URLParts: Sendable, Hashable {
             path: text(position, hierarchyEnd),
             query: query,
             fragment: fragment,
-            normalizedHost: internationalHost
+            normalizedHost: normalizedHost
         )
     }
 

@@ -100,23 +100,62 @@ enum NotificationFlavour: Equatable {
     /// it is still Campaign's when its `userData` carries `broadlogId` or `deliveryId`. Then
     /// Journey Optimizer keys, then Campaign Standard's `_mId` / `_dId`.
     init?(userInfo: JSONObject, origin: InputEvent.NotificationOrigin) {
-        if userInfo["adb_deeplink"] != nil {
+        // Detection asks this of every notification: one pass over the keys, not a lookup
+        // for each of Adobe's eleven.
+        var marks = Marks()
+        userInfo.forEachKey { marks.note($0) }
+        if marks.contains(.deeplink) {
             self = .campaignLocal
             return
         }
-        if origin == .local, userInfo["broadlogId"] != nil || userInfo["deliveryId"] != nil {
+        if origin == .local, marks.contains(.campaignUserData) {
             self = .campaignLocal
             return
         }
         let channel: Channel = origin == .local ? .local : .push
-        if Self.journeyOptimizerKeys.contains(where: { userInfo[$0] != nil }) {
+        if marks.contains(.journeyOptimizer) {
             self = .journeyOptimizerPush(channel)
             return
         }
-        if userInfo["_mId"] != nil || userInfo["_dId"] != nil {
+        if marks.contains(.campaignStandard) {
             self = .campaignPush(channel)
             return
         }
         return nil
+    }
+
+    /// Which kinds of Adobe key a `userInfo` has.
+    struct Marks: OptionSet {
+        let rawValue: UInt8
+        /// `adb_deeplink`.
+        static let deeplink = Marks(rawValue: 1)
+        /// `broadlogId` or `deliveryId`.
+        static let campaignUserData = Marks(rawValue: 2)
+        /// One of ``NotificationFlavour/journeyOptimizerKeys``.
+        static let journeyOptimizer = Marks(rawValue: 4)
+        /// `_mId` or `_dId`.
+        static let campaignStandard = Marks(rawValue: 8)
+
+        /// Adds the mark of `key`, if it has one (lengths first: most keys are not Adobe's).
+        mutating func note(_ key: String) {
+            switch key.utf8.count {
+            case 4:
+                if key == "_mId" || key == "_dId" {
+                    insert(.campaignStandard)
+                } else if key == "_xdm" {
+                    insert(.journeyOptimizer)
+                }
+            case 7: if key == "adb_uri" || key == "adb_act" { insert(.journeyOptimizer) }
+            case 9: if key == "adb_media" { insert(.journeyOptimizer) }
+            case 10:
+                if key == "broadlogId" || key == "deliveryId" {
+                    insert(.campaignUserData)
+                } else if key == "adb_a_type" || key == "adb_iam_id" {
+                    insert(.journeyOptimizer)
+                }
+            case 12: if key == "adb_deeplink" { insert(.deeplink) }
+            default: break
+            }
+        }
     }
 }
