@@ -1,4 +1,5 @@
 import TapRoute
+import TapRouteTestSupport
 import Testing
 
 @Suite struct JSONParserTests {
@@ -148,5 +149,30 @@ private final class NSObjectLike {}
         }
         bytes = Array("\"".utf8) + Array(repeating: UInt8(ascii: "a"), count: 20) + [0x01] + Array("\"".utf8)
         #expect(throws: JSONParseError.self) { try JSONParser().parse(bytes) }
+    }
+}
+
+/// `hasUTF8Prefix` compares bytes in place; it must answer what `utf8.starts(with:)` answers.
+@Suite struct UTF8PrefixTests {
+    @Test func agreesWithStartsWith() {
+        let pieces = ["a", "ab_", "gcm.", "é", "e\u{301}", "新しい", "👋", "_", "x", "0123456789abcdef", ""]
+        var generator = SplitMix64(seed: 2_026_112_401)
+        var prefixes = 0
+        for _ in 0..<20_000 {
+            var text = ""
+            var prefix = ""
+            for _ in 0..<generator.below(6) { text += pieces[generator.below(pieces.count)] }
+            if generator.below(2) == 0 {
+                // A true prefix, cut at a byte (possibly inside a scalar).
+                let cut = generator.below(text.utf8.count + 1)
+                prefix = String(decoding: Array(text.utf8.prefix(cut)), as: UTF8.self)
+            } else {
+                for _ in 0..<generator.below(4) { prefix += pieces[generator.below(pieces.count)] }
+            }
+            let expected = text.utf8.starts(with: prefix.utf8)
+            if expected { prefixes += 1 }
+            #expect(text.hasUTF8Prefix(prefix) == expected, "\(text) / \(prefix)")
+        }
+        #expect(prefixes > 5_000 && prefixes < 15_000)
     }
 }

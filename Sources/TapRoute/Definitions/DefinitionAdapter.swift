@@ -857,7 +857,7 @@ struct DContext {
                 uniqueMembers: object.filter { member in
                     !spec.without.contains(member.key)
                         && !spec.withoutPrefixes.contains { prefix in
-                            prefix.utf8.first == member.key.utf8.first && member.key.utf8.starts(with: prefix.utf8)
+                            prefix.utf8.first == member.key.utf8.first && member.key.hasUTF8Prefix(prefix)
                         }
                 }
             )
@@ -964,8 +964,7 @@ struct DRecognizer {
         case .anyKeyHasPrefix(_, let prefix):
             guard case .object(let o) = value else { return false }
             let text = plan.strings[prefix]
-            for member in o where member.key.utf8.starts(with: text.utf8) { return true }
-            return false
+            return o.containsKey { $0.hasUTF8Prefix(text) }
         case .hasScheme(_, let schemes):
             guard case .string(let s) = value else { return false }
             for i in schemes where URLParts.hasScheme(plan.strings[i], s) { return true }

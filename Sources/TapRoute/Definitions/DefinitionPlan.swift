@@ -155,7 +155,7 @@ struct DRootRequirement: Sendable {
             for candidate in keys where candidate.utf8.count == length && candidate == key { return true }
             guard !prefixes.isEmpty, let first = utf8.first else { return false }
             for prefix in prefixes where prefix.utf8.count <= length && prefix.utf8.first == first {
-                if utf8.starts(with: prefix.utf8) { return true }
+                if key.hasUTF8Prefix(prefix) { return true }
             }
             return false
         }

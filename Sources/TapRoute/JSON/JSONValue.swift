@@ -378,3 +378,23 @@ package struct SmallStringSet: Sendable {
         return false
     }
 }
+
+extension String {
+    /// Whether the UTF-8 bytes of the string begin with those of `prefix` — bytes, not
+    /// Unicode canonical equivalence (`"é"` written as `e` and a combining accent does not
+    /// start with `"é"` written as one scalar). The same answer as
+    /// `utf8.starts(with: prefix.utf8)`, without iterating either view a byte at a time.
+    @inline(__always)
+    package func hasUTF8Prefix(_ prefix: String) -> Bool {
+        let count = prefix.utf8.count
+        guard utf8.count >= count else { return false }
+        let answer = utf8.withContiguousStorageIfAvailable { text in
+            prefix.utf8.withContiguousStorageIfAvailable { prefix in
+                for i in 0..<count where text[i] != prefix[i] { return false }
+                return true
+            }
+        }
+        if let answer, let answer { return answer }
+        return utf8.starts(with: prefix.utf8)
+    }
+}
