@@ -59,8 +59,21 @@ public struct HandlingPolicy: Sendable {
     ///   - vendor: the adapter's id.
     ///   - input: the event it came from (its `phase` and `automaticallyOpenDeeplinks`).
     public func resolve(_ result: AdapterResult, vendor: String, input: InputEvent) -> Resolution {
-        var warnings = result.warnings
         var rejected: [RejectedURL] = []
+        let interaction = interaction(result, vendor: vendor, input: input, rejected: &rejected)
+        return Resolution(interaction: interaction, rejectedURLs: rejected)
+    }
+
+    /// ``resolve(_:vendor:input:)``'s interaction, the refused URLs appended to `rejected`:
+    /// returned as it is built, not copied out of a ``Resolution`` (the record path asks for
+    /// the interaction alone).
+    func interaction(
+        _ result: AdapterResult,
+        vendor: String,
+        input: InputEvent,
+        rejected: inout [RejectedURL]
+    ) -> Interaction {
+        var warnings = result.warnings
         let destination = resolve(result.destination, at: .destination, warnings: &warnings, rejected: &rejected)
         var buttons = result.buttons
         for i in buttons.indices {
@@ -84,7 +97,7 @@ public struct HandlingPolicy: Sendable {
         } else {
             handling = .app
         }
-        let interaction = Interaction(
+        return Interaction(
             vendor: vendor,
             channel: result.channel,
             trigger: result.trigger,
@@ -97,7 +110,6 @@ public struct HandlingPolicy: Sendable {
             phase: input.phase,
             warnings: warnings
         )
-        return Resolution(interaction: interaction, rejectedURLs: rejected)
     }
 
     /// ``resolve(_:warnings:label:)`` for one place of an interaction, recording a refused URL.

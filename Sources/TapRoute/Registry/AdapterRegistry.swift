@@ -273,18 +273,33 @@ public struct AdapterRegistry: Sendable {
     /// interaction with the policy (``HandlingPolicy/resolve(_:vendor:input:)``).
     /// - Throws: ``NormalizationError``.
     public func normalize(_ input: InputEvent) throws(NormalizationError) -> Interaction {
-        try resolve(input).interaction
+        // The interaction as the policy builds it, not copied out of a `Resolution`.
+        var rejected: [RejectedURL] = []
+        return try resolve(input) { result, vendor in
+            policy.interaction(result, vendor: vendor, input: input, rejected: &rejected)
+        }
     }
 
     /// ``normalize(_:)``, with each URL the safety rules refused as a structured record
     /// (``Resolution/rejectedURLs``), for hosts that report them (the dispatcher does).
     /// - Throws: ``NormalizationError``.
     public func resolve(_ input: InputEvent) throws(NormalizationError) -> Resolution {
+        try resolve(input) { result, vendor in
+            policy.resolve(result, vendor: vendor, input: input)
+        }
+    }
+
+    /// Detects the adapter, reads `input` with it and hands the result, its reader's
+    /// warnings first, to `finish` with the adapter's id.
+    private func resolve<Resolved>(
+        _ input: InputEvent,
+        _ finish: (AdapterResult, String) -> Resolved
+    ) throws(NormalizationError) -> Resolved {
         let adapter = try adapter(for: input)
         var reader = PayloadReader(limits: configuration.limits, for: input)
         var result = try adapter.read(input, using: &reader)
         result.warnings = reader.takeWarnings() + result.warnings
-        return policy.resolve(result, vendor: adapter.id, input: input)
+        return finish(result, adapter.id)
     }
 
     /// Normalizes one envelope given as JSON.
