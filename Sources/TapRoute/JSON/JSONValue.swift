@@ -271,6 +271,11 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         storage.contains { predicate($0.key) }
     }
 
+    /// Whether some member satisfies `predicate` (members are read in place, not copied).
+    package func containsMember(where predicate: (String, JSONValue) -> Bool) -> Bool {
+        storage.contains { predicate($0.key, $0.value) }
+    }
+
     /// Calls `body` with each key in order (read in place, no member is copied).
     package func forEachKey(_ body: (String) -> Void) {
         for i in storage.indices { body(storage[i].key) }

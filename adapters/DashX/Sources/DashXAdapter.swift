@@ -78,7 +78,7 @@ public struct DashXAdapter: PayloadAdapter {
             )
         }
 
-        let notification = DashXFields(object: block, location: "dashx", names: .topLevel, depth: Self.blockDepth)
+        let notification = DashXFields(object: block, buttonIndex: nil, names: .topLevel, depth: Self.blockDepth)
         notification.validate(using: &reader)
         Self.checkRequired(notification, using: &reader)
 
@@ -211,7 +211,8 @@ public struct DashXAdapter: PayloadAdapter {
         let sdks = "the DashX iOS SDK drops every action button, Android the whole payload"
         var buttons: [ActionButton] = []
         for (index, element) in elements.enumerated() {
-            let location = "dashx.action_buttons[\(index)]"
+            // Built only for a warning.
+            var location: String { "dashx.action_buttons[\(index)]" }
             guard case .object(let object) = element else {
                 reader.warn(.invalidActionButtons, "\(location) is \(element.typeDescription), not an object: skipped (\(sdks))")
                 continue
@@ -224,7 +225,7 @@ public struct DashXAdapter: PayloadAdapter {
             if label == nil {
                 reader.warn(.invalidActionButtons, "\(location) ('\(id)') has no string label: kept without one (\(sdks))")
             }
-            let fields = DashXFields(object: object, location: location, names: .button, depth: buttonDepth)
+            let fields = DashXFields(object: object, buttonIndex: index, names: .button, depth: buttonDepth)
             fields.validate(using: &reader)
             buttons.append(ActionButton(id: id, label: label, fields: fields))
         }

@@ -2,7 +2,7 @@ import TapRoute
 
 /// The key names one set of DashX fields uses: snake_case on the notification itself,
 /// camelCase on an action button (both SDKs' `CodingKeys` / `@SerialName`).
-struct FieldNames: Sendable {
+final class FieldNames: Sendable {
     /// `screen_name` / `screenName`.
     let screenName: String
     /// `screen_data` / `screenData`.
@@ -20,6 +20,47 @@ struct FieldNames: Sendable {
     let place: String
     /// What a decoding failure of these fields costs in the SDKs, for warnings.
     let decodeFailure: String
+    /// ``stringKeys``, for one pass over an object's members.
+    let stringKeySet: SmallStringSet
+    /// Keys whose mere presence ``DashXFields/validate(using:)`` must look at: the
+    /// rich-landing flag and the keys of the other convention.
+    let checkedKeySet: SmallStringSet
+
+    init(
+        screenName: String,
+        screenData: String,
+        richLanding: String,
+        clickAction: String,
+        stringKeys: [String],
+        otherCase: [(ignored: String, expected: String)],
+        place: String,
+        decodeFailure: String
+    ) {
+        self.screenName = screenName
+        self.screenData = screenData
+        self.richLanding = richLanding
+        self.clickAction = clickAction
+        self.stringKeys = stringKeys
+        self.otherCase = otherCase
+        self.place = place
+        self.decodeFailure = decodeFailure
+        stringKeySet = SmallStringSet(stringKeys)
+        checkedKeySet = SmallStringSet([richLanding] + otherCase.map(\.ignored))
+    }
+
+    /// Whether the member `key`: `value` may call for a warning from
+    /// ``DashXFields/validate(using:)``: a string key holding neither a string nor `null`, the
+    /// rich-landing flag, or a key of the other convention. When no member may, there is
+    /// nothing to report.
+    func mayNeedWarning(_ key: String, _ value: JSONValue) -> Bool {
+        if stringKeySet.contains(key) {
+            switch value {
+            case .string, .null: return false
+            default: return true
+            }
+        }
+        return checkedKeySet.contains(key)
+    }
 
     /// The notification's own fields.
     static let topLevel = FieldNames(
@@ -57,13 +98,18 @@ struct FieldNames: Sendable {
 struct DashXFields: Sendable {
     /// The fields.
     let object: JSONObject
-    /// Where they are in the payload.
-    let location: String
+    /// The index of the action button these fields are, or `nil` for the notification's own.
+    let buttonIndex: Int?
     /// Which key names apply.
     let names: FieldNames
     /// The depth of `object` in the record (see ``TapRoute/Limits/payloadDepth``): JSON held
     /// in a string among the fields is read under `limits.maxDepth` counted from there.
     let depth: Int
+
+    /// Where the fields are in the payload, for warnings: `dashx`, `dashx.action_buttons[1]`.
+    var location: String {
+        buttonIndex.map { "dashx.action_buttons[\($0)]" } ?? "dashx"
+    }
 
     /// The spellings of the rich-landing flag the adapter understands: `true`/`false` and the
     /// strings `"true"`/`"false"`, exactly so. ``validate(using:)`` reports any other value,
@@ -80,6 +126,9 @@ struct DashXFields: Sendable {
     /// Reports fields of the wrong type, rich-landing values the SDKs do not understand,
     /// and keys in the wrong case convention. A wrong-typed field is then ignored.
     func validate(using reader: inout PayloadReader) {
+        // Most objects hold only well-typed fields: one pass over the members, before a
+        // lookup per key, finds whether anything needs a word.
+        guard object.containsMember(where: names.mayNeedWarning) else { return }
         for key in names.stringKeys {
             guard let value = object[key], !value.isNull, value.stringValue == nil else { continue }
             reader.warn(
