@@ -11,6 +11,25 @@ import Testing
 /// on every shipped vector's input and on their single-point mutations, for every built-in
 /// definition, the answer in place equals the answer through the run state.
 @Suite struct RecognitionInPlaceTests {
+    /// Detection's root filter skips keys by length and first byte; it must admit exactly the
+    /// roots the requirement, compared text by text, admits (empty prefixes and keys too).
+    @Test func rootFilterAdmitsWhatTheRequirementAdmits() {
+        let words = ["", "a", "ab", "ab_", "abc", "_", "_uaid", "custom", "é", "e\u{301}", "gcm.n", "gcm.", "x", "aps", "🔔"]
+        var generator = SplitMix64(seed: 2_026_112_402)
+        var admitted = 0
+        for _ in 0..<5_000 {
+            let keys = (0..<generator.below(3)).map { _ in words[generator.below(words.count)] }
+            let prefixes = (0..<generator.below(3)).map { _ in words[generator.below(words.count)] }
+            let requirement = DRootRequirement(keys: keys, prefixes: prefixes)
+            let filter = DRootFilter(requirement)
+            let root = JSONObject((0..<generator.below(5)).map { _ in (words[generator.below(words.count)], JSONValue.null) })
+            let expected = requirement.admits(root)
+            if expected { admitted += 1 }
+            #expect(filter.admits(root) == expected, "keys \(keys), prefixes \(prefixes), root \(root.keys)")
+        }
+        #expect(admitted > 500 && admitted < 4_500)
+    }
+
     @Test func inPlaceAndFullRecognitionAgreeOnEveryShippedInput() throws {
         let definitions =
             try AdapterRegistry.builtInDefinitions()

@@ -56,7 +56,7 @@ final class DefinitionPlan: Sendable {
     /// What the root must have for `recognize` to hold, when that can be said (see
     /// ``DRootRequirement``): detection asks every definition about every input, and most
     /// inputs lack the one key a definition looks for.
-    let rootRequirement: DRootRequirement?
+    let rootRequirement: DRootFilter?
 
     init(
         reads: Set<InputKindName>,
@@ -130,7 +130,8 @@ final class DefinitionPlan: Sendable {
                 && (rootKeys[id.index] != nil || rootItself || (path.base == .reference(.action) && path.steps.isEmpty))
         }
         self.rootRequirement =
-            recognizesInPlace ? Self.requirement(recognize, tables: tables, paths: paths, rootKeys: rootKeys) : nil
+            recognizesInPlace
+            ? Self.requirement(recognize, tables: tables, paths: paths, rootKeys: rootKeys).map(DRootFilter.init) : nil
     }
 }
 
@@ -146,14 +147,50 @@ struct DRootRequirement: Sendable {
     var keys: [String]
     var prefixes: [String]
 
-    /// Whether `root` has one of the keys or a key with one of the prefixes. Lengths and
-    /// first bytes are compared before the text: most keys differ in both.
+    /// Whether `root` has one of the keys (as a lookup finds it) or a key with one of the
+    /// prefixes (``DRootFilter`` answers the same, faster).
     func admits(_ root: JSONObject) -> Bool {
-        root.containsKey { key in
+        keys.contains { root[$0] != nil } || root.containsKey { key in prefixes.contains { key.utf8.starts(with: $0.utf8) } }
+    }
+}
+
+/// A ``DRootRequirement`` made for asking about every input: a key is compared with the
+/// required keys only when one of them has its UTF-8 length, and with the prefixes only when
+/// one of them starts with its first byte (most keys pass neither test).
+final class DRootFilter: Sendable {
+    let keys: [String]
+    let prefixes: [String]
+    /// Bit `n % 64` is set when some key is `n` bytes long.
+    let keyLengths: UInt64
+    /// The first bytes of the prefixes, as a 256-bit set (bit `b % 64` of word `b / 64`).
+    let prefixFirstBytes: [UInt64]
+    /// Whether some prefix is empty (then every key has it).
+    let emptyPrefix: Bool
+
+    init(_ requirement: DRootRequirement) {
+        keys = requirement.keys
+        prefixes = requirement.prefixes
+        keyLengths = requirement.keys.reduce(0) { $0 | 1 << UInt64($1.utf8.count & 63) }
+        var firstBytes: [UInt64] = [0, 0, 0, 0]
+        for prefix in requirement.prefixes {
+            if let first = prefix.utf8.first { firstBytes[Int(first >> 6)] |= 1 << UInt64(first & 63) }
+        }
+        prefixFirstBytes = firstBytes
+        emptyPrefix = requirement.prefixes.contains("")
+    }
+
+    /// Whether `root` has one of the keys or a key with one of the prefixes.
+    func admits(_ root: JSONObject) -> Bool {
+        if emptyPrefix { return !root.isEmpty }
+        return root.containsKey { key in
             let utf8 = key.utf8
             let length = utf8.count
-            for candidate in keys where candidate.utf8.count == length && candidate == key { return true }
-            guard !prefixes.isEmpty, let first = utf8.first else { return false }
+            if keyLengths & (1 << UInt64(length & 63)) != 0 {
+                for candidate in keys where candidate.utf8.count == length && candidate == key { return true }
+            }
+            guard let first = utf8.first, prefixFirstBytes[Int(first >> 6)] & (1 << UInt64(first & 63)) != 0 else {
+                return false
+            }
             for prefix in prefixes where prefix.utf8.count <= length && prefix.utf8.first == first {
                 if key.hasUTF8Prefix(prefix) { return true }
             }

@@ -141,9 +141,11 @@ public struct HandlingPolicy: Sendable {
     ///   - vendorDefault: the adapter's built-in default.
     public func automaticallyOpen(vendor: String, channel: Channel, eventOverride: Bool?, vendorDefault: Bool) -> Bool {
         if let value = eventOverride { return value }
-        if let adapter = configuration.adapter(vendor) {
-            if let value = adapter.channels[channel]?.automaticallyOpenDeeplinks { return value }
-            if let value = adapter.policy.automaticallyOpenDeeplinks { return value }
+        // Read in place: the settings are not copied for each record.
+        let adapters = configuration.adapters
+        if let i = adapters.firstIndex(where: { $0.id == vendor }) {
+            if let value = adapters[i].channels[channel]?.automaticallyOpenDeeplinks { return value }
+            if let value = adapters[i].policy.automaticallyOpenDeeplinks { return value }
         }
         if let value = configuration.defaults.automaticallyOpenDeeplinks { return value }
         return vendorDefault
