@@ -320,6 +320,35 @@ extension String {
         }
     }
 
+    /// The first byte of each kind, as the byte-at-a-time scan finds it.
+    static func firsts(_ bytes: [UInt8]) -> [Int?] {
+        [
+            bytes.firstIndex { $0 <= 0x20 || $0 == 0x7F }, bytes.firstIndex { $0 >= 0x80 },
+            bytes.firstIndex(of: UInt8(ascii: ":")), bytes.firstIndex(of: UInt8(ascii: "#")),
+            bytes.firstIndex(of: UInt8(ascii: "?")),
+        ]
+    }
+
+    static func firsts(_ marks: URLParts.WordMarks) -> [Int?] {
+        [marks.control, marks.nonASCII, marks.colon, marks.hash, marks.question].map { $0 == 0 ? nil : $0.trailingZeroBitCount >> 3 }
+    }
+
+    @Test func wordMarksFindTheFirstByteOfEachKind() {
+        var generator = SplitMix64(seed: 9)
+        let alphabet: [UInt8] = Array("aZ09/%&=+@[]".utf8) + [0x00, 0x1F, 0x20, 0x21, 0x7E, 0x7F, 0x80, 0xC3, 0xFF, 0x3A, 0x23, 0x3F]
+        for _ in 0..<200_000 {
+            let bytes = (0..<8).map { _ in generator.below(3) == 0 ? alphabet[generator.below(alphabet.count)] : UInt8(ascii: "q") }
+            #expect(Self.firsts(URLParts.WordMarks(Self.word(bytes))) == Self.firsts(bytes), "\(bytes)")
+        }
+        for value in 0...255 {
+            for place in 0..<8 {
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 8)
+                bytes[place] = UInt8(value)
+                #expect(Self.firsts(URLParts.WordMarks(Self.word(bytes))) == Self.firsts(bytes), "\(value) at \(place)")
+            }
+        }
+    }
+
     @Test func randomWords() {
         var generator = SplitMix64(seed: 8)
         let alphabet: [UInt8] =

@@ -221,17 +221,32 @@ public struct URLParts: Sendable, Hashable {
         var nonASCII = -1
         var i = 0
         while i < count {
-            // Eight bytes at a time while none is a control byte, space, DEL, non-ASCII, `:`,
-            // `#` or `?` (most of a URL): the loop below would do nothing with them.
+            // Eight bytes at a time: most words hold no control byte, space, DEL, non-ASCII
+            // byte, `:`, `#` or `?`, and the others are read through a mask of each (the lowest
+            // set bit marks the first).
             if i + 8 <= count, let base = bytes.baseAddress {
                 let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
-                if !Self.hasDelimiterOrControl(word) {
-                    i += 8
-                    continue
+                if Self.hasDelimiterOrControl(word) {
+                    let marks = WordMarks(word)
+                    if marks.control != 0 {
+                        throw ParseFailure(.controlCharacter(offset: i + marks.control.trailingZeroBitCount >> 3))
+                    }
+                    if nonASCII < 0, marks.nonASCII != 0 { nonASCII = i + marks.nonASCII.trailingZeroBitCount >> 3 }
+                    if colon < 0, marks.colon != 0 { colon = i + marks.colon.trailingZeroBitCount >> 3 }
+                    if hash < 0 {
+                        // A `?` counts only before the first `#`.
+                        if question < 0, marks.question != 0,
+                            marks.hash == 0 || marks.question.trailingZeroBitCount < marks.hash.trailingZeroBitCount
+                        {
+                            question = i + marks.question.trailingZeroBitCount >> 3
+                        }
+                        if marks.hash != 0 { hash = i + marks.hash.trailingZeroBitCount >> 3 }
+                    }
                 }
+                i += 8
+                continue
             }
-            let end = min(i + 8, count)
-            while i < end {
+            while i < count {
                 let b = bytes[i]
                 if b <= 0x20 || b == 0x7F { throw ParseFailure(.controlCharacter(offset: i)) }
                 if b >= 0x80, nonASCII < 0 { nonASCII = i }
@@ -379,6 +394,36 @@ public struct URLParts: Sendable, Hashable {
             below | (word & highs) | hasZero(word ^ (ones &* 0x7F)) | hasZero(word ^ (ones &* 0x3A))
             | hasZero(word ^ (ones &* 0x23)) | hasZero(word ^ (ones &* 0x3F))
         return found != 0
+    }
+
+    /// The bytes of an eight-byte word that ``parse(_:)``'s first scan looks for, one mask
+    /// each: the high bit of every such byte is set, and possibly of bytes after the first one
+    /// (the borrow of the "has a byte less than / equal to" tricks), so the lowest set bit of a
+    /// mask marks the first such byte exactly.
+    package struct WordMarks {
+        /// Control bytes, space and DEL.
+        package let control: UInt64
+        /// Bytes that are not ASCII.
+        package let nonASCII: UInt64
+        /// `:`.
+        package let colon: UInt64
+        /// `#`.
+        package let hash: UInt64
+        /// `?`.
+        package let question: UInt64
+
+        /// The marks of `word` (its first byte in the low eight bits).
+        @inline(__always)
+        package init(_ word: UInt64) {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            @inline(__always) func zeros(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & highs }
+            control = ((word &- ones &* 0x21) & ~word & highs) | zeros(word ^ (ones &* 0x7F))
+            nonASCII = word & highs
+            colon = zeros(word ^ (ones &* 0x3A))
+            hash = zeros(word ^ (ones &* 0x23))
+            question = zeros(word ^ (ones &* 0x3F))
+        }
     }
 
     /// Whether the lower-case `scheme` is one WHATWG URL calls special — `http`, `https`, `ws`,
