@@ -92,62 +92,68 @@ public struct JSONWriter: Sendable {
 
     /// Appends `string` as a quoted, escaped JSON string.
     package static func writeString(_ string: String, into out: inout JSONOutputBuffer) {
+        // In place when the text is contiguous UTF-8 (native and small strings are), without
+        // the copy `withUTF8` needs.
+        if string.utf8.withContiguousStorageIfAvailable({ writeEscaped($0, into: &out) }) != nil { return }
         var s = string
-        s.withUTF8 { source in
-            // At most six bytes (\u00XX) per byte, and the quotes.
-            out.append(maximum: source.count * 6 + 2) { target in
-                target[0] = UInt8(ascii: "\"")
-                var o = 1
-                guard let base = source.baseAddress else {
-                    target[1] = UInt8(ascii: "\"")
-                    return 2
-                }
-                let count = source.count
-                var runStart = 0
-                var i = 0
-                while i < count {
-                    // Skip eight bytes at a time while none needs escaping.
-                    while i + 8 <= count,
-                        !Self.needsEscape(UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)))
-                    {
-                        i += 8
-                    }
-                    guard i < count else { break }
-                    let b = base[i]
-                    i += 1
-                    guard b < 0x20 || b == 0x22 || b == 0x5C else { continue }
-                    let position = i - 1
-                    if runStart < position {
-                        (target + o).update(from: base + runStart, count: position - runStart)
-                        o += position - runStart
-                    }
-                    runStart = position + 1
-                    target[o] = 0x5C
-                    switch b {
-                    case 0x22: target[o + 1] = 0x22
-                    case 0x5C: target[o + 1] = 0x5C
-                    case 0x0A: target[o + 1] = UInt8(ascii: "n")
-                    case 0x0D: target[o + 1] = UInt8(ascii: "r")
-                    case 0x09: target[o + 1] = UInt8(ascii: "t")
-                    case 0x08: target[o + 1] = UInt8(ascii: "b")
-                    case 0x0C: target[o + 1] = UInt8(ascii: "f")
-                    default:
-                        target[o + 1] = UInt8(ascii: "u")
-                        target[o + 2] = 0x30
-                        target[o + 3] = 0x30
-                        target[o + 4] = ASCIIHex.lowerDigit(b >> 4)
-                        target[o + 5] = ASCIIHex.lowerDigit(b & 0x0F)
-                        o += 4
-                    }
-                    o += 2
-                }
-                if runStart < count {
-                    (target + o).update(from: base + runStart, count: count - runStart)
-                    o += count - runStart
-                }
-                target[o] = UInt8(ascii: "\"")
-                return o + 1
+        s.withUTF8 { writeEscaped($0, into: &out) }
+    }
+
+    /// Appends the UTF-8 text `source` as a quoted, escaped JSON string.
+    private static func writeEscaped(_ source: UnsafeBufferPointer<UInt8>, into out: inout JSONOutputBuffer) {
+        // At most six bytes (\u00XX) per byte, and the quotes.
+        out.append(maximum: source.count * 6 + 2) { target in
+            target[0] = UInt8(ascii: "\"")
+            var o = 1
+            guard let base = source.baseAddress else {
+                target[1] = UInt8(ascii: "\"")
+                return 2
             }
+            let count = source.count
+            var runStart = 0
+            var i = 0
+            while i < count {
+                // Skip eight bytes at a time while none needs escaping.
+                while i + 8 <= count,
+                    !Self.needsEscape(UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)))
+                {
+                    i += 8
+                }
+                guard i < count else { break }
+                let b = base[i]
+                i += 1
+                guard b < 0x20 || b == 0x22 || b == 0x5C else { continue }
+                let position = i - 1
+                if runStart < position {
+                    (target + o).update(from: base + runStart, count: position - runStart)
+                    o += position - runStart
+                }
+                runStart = position + 1
+                target[o] = 0x5C
+                switch b {
+                case 0x22: target[o + 1] = 0x22
+                case 0x5C: target[o + 1] = 0x5C
+                case 0x0A: target[o + 1] = UInt8(ascii: "n")
+                case 0x0D: target[o + 1] = UInt8(ascii: "r")
+                case 0x09: target[o + 1] = UInt8(ascii: "t")
+                case 0x08: target[o + 1] = UInt8(ascii: "b")
+                case 0x0C: target[o + 1] = UInt8(ascii: "f")
+                default:
+                    target[o + 1] = UInt8(ascii: "u")
+                    target[o + 2] = 0x30
+                    target[o + 3] = 0x30
+                    target[o + 4] = ASCIIHex.lowerDigit(b >> 4)
+                    target[o + 5] = ASCIIHex.lowerDigit(b & 0x0F)
+                    o += 4
+                }
+                o += 2
+            }
+            if runStart < count {
+                (target + o).update(from: base + runStart, count: count - runStart)
+                o += count - runStart
+            }
+            target[o] = UInt8(ascii: "\"")
+            return o + 1
         }
     }
 }
