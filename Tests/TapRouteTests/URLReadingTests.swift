@@ -349,6 +349,24 @@ extension String {
         }
     }
 
+    @Test func memoryIndexAndEncodedNULAgreeWithByteScans() {
+        var generator = SplitMix64(seed: 10)
+        let alphabet: [UInt8] = Array("%00a0%".utf8) + [0x00, 0x25, 0x30, 0x80, 0xA5, 0xFF]
+        for _ in 0..<50_000 {
+            let bytes = (0..<generator.below(40)).map { _ in
+                generator.below(3) == 0 ? alphabet[generator.below(alphabet.count)] : UInt8(ascii: "q")
+            }
+            let byte = alphabet[generator.below(alphabet.count)]
+            let index = bytes.withUnsafeBufferPointer { URLParts.memoryIndex(of: byte, in: $0) }
+            #expect(index == bytes.firstIndex(of: byte), "\(bytes) \(byte)")
+            let text = String(decoding: bytes, as: UTF8.self)
+            let utf8 = Array(text.utf8)
+            let naive =
+                utf8.count >= 3 && (0..<(utf8.count - 2)).contains { utf8[$0] == 0x25 && utf8[$0 + 1] == 0x30 && utf8[$0 + 2] == 0x30 }
+            #expect(URLSafety.containsEncodedNUL(text) == naive, "\(text)")
+        }
+    }
+
     @Test func randomWords() {
         var generator = SplitMix64(seed: 8)
         let alphabet: [UInt8] =

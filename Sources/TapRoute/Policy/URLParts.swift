@@ -676,12 +676,22 @@ public struct URLParts: Sendable, Hashable {
         }
     }
 
-    /// The index of the first `byte` in `bytes`.
+    /// The index of the first `byte` in `bytes`, eight bytes at a time (the lowest bit the
+    /// "has a zero byte" trick sets marks the first match exactly).
     @inline(__always)
-    static func memoryIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    package static func memoryIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         guard let base = bytes.baseAddress else { return nil }
+        let count = bytes.count
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let pattern = ones &* UInt64(byte)
         var i = 0
-        while i < bytes.count {
+        while i + 8 <= count {
+            let x = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) ^ pattern
+            let found = (x &- ones) & ~x & 0x8080_8080_8080_8080
+            if found != 0 { return i + found.trailingZeroBitCount >> 3 }
+            i += 8
+        }
+        while i < count {
             if base[i] == byte { return i }
             i += 1
         }

@@ -156,16 +156,19 @@ public struct URLSafety: Sendable {
         }
     }
 
-    private static func containsEncodedNUL(_ url: String) -> Bool {
+    /// Whether `url` holds `%00` anywhere.
+    package static func containsEncodedNUL(_ url: String) -> Bool {
         var copy = url
         return copy.withUTF8 { bytes in
-            guard bytes.count >= 3 else { return false }
-            var i = 0
-            while i + 2 < bytes.count {
-                if bytes[i] == UInt8(ascii: "%"), bytes[i + 1] == UInt8(ascii: "0"), bytes[i + 2] == UInt8(ascii: "0") {
-                    return true
-                }
-                i += 1
+            // From one `%` to the next.
+            var start = 0
+            while start < bytes.count,
+                let found = URLParts.memoryIndex(of: UInt8(ascii: "%"), in: UnsafeBufferPointer(rebasing: bytes[start...]))
+            {
+                let i = start + found
+                guard i + 2 < bytes.count else { return false }
+                if bytes[i + 1] == UInt8(ascii: "0"), bytes[i + 2] == UInt8(ascii: "0") { return true }
+                start = i + 1
             }
             return false
         }
