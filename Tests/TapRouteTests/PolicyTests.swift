@@ -415,4 +415,26 @@ private struct EchoAdapter: PayloadAdapter {
     func noScheme(url: String) {
         #expect(URLParts.scheme(of: url) == nil)
     }
+
+    /// The scheme as RFC 3986 defines it (a letter, then letters, digits, `+`, `-`, `.`,
+    /// before the first `:`), lower-cased, on generated text.
+    @Test func schemeOfGeneratedText() {
+        let pieces = ["a", "Z", "1", "+", "-", ".", ":", "/", " ", "é", "%", "https", "TapTalkIO", "://"]
+        var generator = SplitMix64(seed: 12)
+        func isSchemeText(_ text: Substring) -> Bool {
+            guard let first = text.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return false }
+            return text.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0))
+            }
+        }
+        var found = 0
+        for _ in 0..<20_000 {
+            var text = ""
+            for _ in 0..<generator.below(6) { text += pieces[generator.below(pieces.count)] }
+            let expected = text.firstIndex(of: ":").flatMap { isSchemeText(text[..<$0]) ? text[..<$0].lowercased() : nil }
+            if expected != nil { found += 1 }
+            #expect(URLParts.scheme(of: text) == expected, "\(text)")
+        }
+        #expect(found > 500)
+    }
 }

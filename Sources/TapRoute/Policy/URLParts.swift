@@ -619,6 +619,15 @@ public struct URLParts: Sendable, Hashable {
     /// first `:` when it is RFC 3986 scheme syntax, else `nil`. A cheap first test for
     /// adapters that only claim some schemes.
     public static func scheme(of string: String) -> String? {
+        // Over the bytes in place when the text is contiguous (native and small strings are).
+        let contiguous = string.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+            guard let length = schemeLength(bytes) else { return nil }
+            var upper = false
+            for i in 0..<length where bytes[i] &- 0x41 < 26 { upper = true }
+            let scheme = String(knownValidUTF8: UnsafeBufferPointer(rebasing: bytes[0..<length]), isASCII: true)
+            return upper ? scheme.lowercased() : scheme
+        }
+        if let contiguous { return contiguous }
         guard let length = schemeLength(string.utf8) else { return nil }
         let scheme = String(decoding: string.utf8.prefix(length), as: UTF8.self)
         return scheme.utf8.contains { $0 >= 0x41 && $0 <= 0x5A } ? scheme.lowercased() : scheme
