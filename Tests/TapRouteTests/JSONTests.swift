@@ -152,6 +152,36 @@ private final class NSObjectLike {}
     }
 }
 
+/// The parser finds repeated keys through a 64-bit filter over each key's length and three
+/// of its bytes; keys that share those (and escaped spellings of the same key) must still be
+/// told apart exactly: the last value at the first key's position, as `JSONObject` keeps them.
+@Suite struct DuplicateKeyTests {
+    @Test func repeatedKeysAsJSONObjectKeepsThem() throws {
+        // Same length, first, middle and last byte; escaped and plain spellings; lengths 0–20.
+        let keys = [
+            "", "a", "aXa", "aYa", "abXba", "abYba", #"\u0061"#, #"a\u0058a"#, "title", "tItle", "0123456789abcdefghij",
+            "0123456789Abcdefghij", "é", #"\u00e9"#, #"\""#, #"\u0022"#,
+        ]
+        var generator = SplitMix64(seed: 2_026_112_403)
+        for _ in 0..<5_000 {
+            var text = "{"
+            var pairs: [(String, JSONValue)] = []
+            for n in 0..<(1 + generator.below(12)) {
+                let raw = keys[generator.below(keys.count)]
+                if n > 0 { text += "," }
+                text += "\"\(raw)\":\(n)"
+                let decoded = try #require(JSONValue(parsing: "\"\(raw)\"").stringValue)
+                pairs.append((decoded, .number(JSONNumber(n))))
+            }
+            text += "}"
+            let parsed = try #require(JSONValue(parsing: text).objectValue)
+            let expected = JSONObject(pairs)
+            #expect(parsed.keys == expected.keys, "\(text)")
+            #expect(parsed == expected, "\(text)")
+        }
+    }
+}
+
 /// `hasUTF8Prefix` compares bytes in place; it must answer what `utf8.starts(with:)` answers.
 @Suite struct UTF8PrefixTests {
     @Test func agreesWithStartsWith() {

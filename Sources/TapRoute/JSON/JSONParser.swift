@@ -462,7 +462,7 @@ private struct Reader {
                     members.append((key, value))
                 }
             } else {
-                let keyBit = Self.bloomBit(bytes, from: keyStart + 1, to: keyEnd - 1)
+                let keyBit = Self.bloomBit(bytes, from: keyStart + 1, to: keyEnd - 1, decodedCount: key.utf8.count)
                 if seenKeys & keyBit != 0, let existing = members.firstIndex(where: { $0.key == key }) {
                     members[existing].value = value
                 } else {
@@ -488,19 +488,19 @@ private struct Reader {
         }
     }
 
-    /// One bit of a 64-bit Bloom filter for the raw (still escaped) bytes of a key. Equal
-    /// keys written differently (`"a"` and `"\\u0061"`) may get different bits, so a key with
-    /// a backslash sets every bit.
+    /// One bit of a 64-bit Bloom filter for a key, from its raw bytes between the quotes:
+    /// their length and three of them (first, middle, last), so that the cost does not grow
+    /// with the key. Equal keys written differently (`"a"` and `"\\u0061"`) may get different
+    /// bits, so a key with an escape — one whose text is shorter than its raw bytes — sets
+    /// every bit.
     @inline(__always)
-    static func bloomBit(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        var i = from
-        while i < to {
-            let b = bytes[i]
-            if b == UInt8(ascii: "\\") { return ~0 }
-            hash = (hash ^ UInt64(b)) &* 0x0000_0100_0000_01B3
-            i += 1
-        }
+    static func bloomBit(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int, decodedCount: Int) -> UInt64 {
+        let length = to - from
+        if decodedCount != length { return ~0 }
+        guard length > 0 else { return 1 }
+        var hash = UInt64(length) &* 0x9E37_79B9_7F4A_7C15
+        hash ^= UInt64(bytes[from]) | UInt64(bytes[from + length / 2]) << 8 | UInt64(bytes[to - 1]) << 16
+        hash = hash &* 0xBF58_476D_1CE4_E5B9
         return 1 << (hash >> 58)
     }
 
