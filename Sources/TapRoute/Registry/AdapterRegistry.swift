@@ -258,8 +258,10 @@ public struct AdapterRegistry: Sendable {
             }
             return adapter
         }
-        for adapter in detectionOrder where adapter.recognizes(input) {
-            return adapter
+        // By index: each adapter is asked in place, and only the one that answers is copied.
+        let order = detectionOrder
+        for i in order.indices where order[i].recognizes(input) {
+            return order[i]
         }
         if link.recognizes(input) { return link }
         throw NormalizationError(
