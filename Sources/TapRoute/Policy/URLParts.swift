@@ -282,7 +282,7 @@ public struct URLParts: Sendable, Hashable {
         if special || scheme == "file" {
             // WHATWG URL readers (browsers, WebKit) take `\` for `/` before the query of these
             // schemes; iOS's URL reads it as `%5C`. The two would see different hosts and paths.
-            for i in (colon + 1)..<hierarchyEnd where bytes[i] == UInt8(ascii: "\\") {
+            if let i = firstIndex(of: UInt8(ascii: "\\"), in: bytes, from: colon + 1, to: hierarchyEnd) {
                 throw ParseFailure(.backslash(offset: i))
             }
         }
@@ -296,12 +296,10 @@ public struct URLParts: Sendable, Hashable {
         if position + 1 < hierarchyEnd, bytes[position] == UInt8(ascii: "/"), bytes[position + 1] == UInt8(ascii: "/") {
             hasAuthority = true
             position += 2
-            var authorityEnd = position
-            while authorityEnd < hierarchyEnd, bytes[authorityEnd] != UInt8(ascii: "/") { authorityEnd += 1 }
+            // The searches below go eight bytes at a time (`memoryIndex`).
+            let authorityEnd = firstIndex(of: UInt8(ascii: "/"), in: bytes, from: position, to: hierarchyEnd) ?? hierarchyEnd
             var hostStart = position
-            var at = authorityEnd - 1
-            while at >= position, bytes[at] != UInt8(ascii: "@") { at -= 1 }
-            if at >= position {
+            if let at = lastIndex(of: UInt8(ascii: "@"), in: bytes, from: position, to: authorityEnd) {
                 let userInfo = text(position, at)
                 if special {
                     throw ParseFailure(.credentials(userInfo: userInfo))
@@ -313,9 +311,9 @@ public struct URLParts: Sendable, Hashable {
             var hostEnd = authorityEnd
             var portStart = -1
             if hostStart < authorityEnd, bytes[hostStart] == UInt8(ascii: "[") {
-                var close = hostStart
-                while close < authorityEnd, bytes[close] != UInt8(ascii: "]") { close += 1 }
-                guard close < authorityEnd else { throw ParseFailure(.unterminatedIPv6Host) }
+                guard let close = firstIndex(of: UInt8(ascii: "]"), in: bytes, from: hostStart, to: authorityEnd) else {
+                    throw ParseFailure(.unterminatedIPv6Host)
+                }
                 hostEnd = close + 1
                 if hostEnd < authorityEnd {
                     guard bytes[hostEnd] == UInt8(ascii: ":") else { throw ParseFailure(.malformedHost) }
@@ -325,13 +323,13 @@ public struct URLParts: Sendable, Hashable {
                     throw ParseFailure(.nonCanonicalIPv6Host(text(hostStart, hostEnd)))
                 }
             } else {
-                var c = authorityEnd - 1
-                while c >= hostStart, bytes[c] != UInt8(ascii: ":") { c -= 1 }
-                if c >= hostStart {
+                if let c = lastIndex(of: UInt8(ascii: ":"), in: bytes, from: hostStart, to: authorityEnd) {
                     hostEnd = c
                     portStart = c + 1
                 }
-                for i in hostStart..<hostEnd where bytes[i] == UInt8(ascii: "[") || bytes[i] == UInt8(ascii: "]") {
+                if firstIndex(of: UInt8(ascii: "["), in: bytes, from: hostStart, to: hostEnd) != nil
+                    || firstIndex(of: UInt8(ascii: "]"), in: bytes, from: hostStart, to: hostEnd) != nil
+                {
                     throw ParseFailure(.malformedHost)
                 }
                 normalizedHost = try checkHost(UnsafeBufferPointer(rebasing: bytes[hostStart..<hostEnd]), special: special)
@@ -683,6 +681,26 @@ public struct URLParts: Sendable, Hashable {
             }
             return o
         }
+    }
+
+    /// The index of the first `byte` in `bytes[from..<to]`.
+    @inline(__always)
+    static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
+        guard from < to else { return nil }
+        return memoryIndex(of: byte, in: UnsafeBufferPointer(rebasing: bytes[from..<to])).map { from + $0 }
+    }
+
+    /// The index of the last `byte` in `bytes[from..<to]`, found by searching forwards from
+    /// each match (a word-at-a-time search finds only a first match exactly); linear in the
+    /// range however many matches it holds.
+    static func lastIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
+        var last: Int?
+        var start = from
+        while let i = firstIndex(of: byte, in: bytes, from: start, to: to) {
+            last = i
+            start = i + 1
+        }
+        return last
     }
 
     /// The index of the first `byte` in `bytes`, eight bytes at a time (the lowest bit the
