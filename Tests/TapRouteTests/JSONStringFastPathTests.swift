@@ -46,6 +46,23 @@ import Testing
         #expect(invalid > 1_000 && invalid < 19_000, "the generator should make both valid and invalid strings")
     }
 
+    /// Text given as a `String` is known to be valid UTF-8, so its strings are not checked
+    /// again; the result must be what parsing the same bytes (checked) gives, errors included.
+    @Test func textAndItsBytesParseAlike() {
+        let pieces = [
+            "hello ", "é", "新しい", "👋", "Ваш", #"\""#, #"\u00e9"#, #"\ud83d\udc4b"#, #"\n"#, #"","k":""#, "a\u{301}", "}", "\u{7F}",
+        ]
+        var generator = SplitMix64(seed: 20_261_125)
+        for _ in 0..<10_000 {
+            var text = #"{"k":[""#
+            for _ in 0..<generator.below(10) { text += pieces[generator.below(pieces.count)] }
+            text += #""]}"#
+            let fromText = Result { () throws(JSONParseError) -> JSONValue in try JSONParser().parse(text) }
+            let fromBytes = Result { () throws(JSONParseError) -> JSONValue in try JSONParser().parse(Array(text.utf8)) }
+            #expect(fromText == fromBytes, "\(text)")
+        }
+    }
+
     /// The fast path checks UTF-8 itself and then creates strings without the standard
     /// library checking them again, so its checker must accept exactly what the standard
     /// library's does: random bytes, weighted to lead and continuation bytes and the edges of

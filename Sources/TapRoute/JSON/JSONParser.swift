@@ -239,7 +239,9 @@ public struct JSONParser: Sendable {
     public func parse(_ text: String) throws(JSONParseError) -> JSONValue {
         var copy = text
         let result = copy.withUTF8 { buffer in
-            Result { () throws(JSONParseError) -> JSONValue in try parse(buffer) }
+            // A `String`'s bytes are valid UTF-8, and so is any piece of them cut at ASCII
+            // bytes (quotes): the strings in it need no second check.
+            Result { () throws(JSONParseError) -> JSONValue in try parse(buffer, knownValidUTF8: true) }
         }
         return try result.get()
     }
@@ -256,7 +258,18 @@ public struct JSONParser: Sendable {
     /// Parses one JSON document from a buffer of UTF-8 bytes.
     /// - Throws: ``JSONParseError`` naming the first problem and where it is.
     public func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSONValue {
-        var reader = Reader(bytes: buffer, maximumDepth: maximumDepth, readsStringsInOrder: readsStringsInOrder)
+        try parse(buffer, knownValidUTF8: false)
+    }
+
+    /// Parses one JSON document from a buffer of UTF-8 bytes, checking the UTF-8 of its
+    /// strings unless the caller knows the whole buffer is valid.
+    private func parse(_ buffer: UnsafeBufferPointer<UInt8>, knownValidUTF8: Bool) throws(JSONParseError) -> JSONValue {
+        var reader = Reader(
+            bytes: buffer,
+            maximumDepth: maximumDepth,
+            readsStringsInOrder: readsStringsInOrder,
+            knownValidUTF8: knownValidUTF8
+        )
         reader.skipWhitespace()
         let value = try reader.readValue(depth: 0)
         reader.skipWhitespace()
@@ -271,12 +284,15 @@ private struct Reader {
     let bytes: UnsafeBufferPointer<UInt8>
     let maximumDepth: Int
     let readsStringsInOrder: Bool
+    /// Whether `bytes` are known to be valid UTF-8 (they are a `String`'s).
+    let knownValidUTF8: Bool
     var position = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, readsStringsInOrder: Bool) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, readsStringsInOrder: Bool, knownValidUTF8: Bool) {
         self.bytes = bytes
         self.maximumDepth = maximumDepth
         self.readsStringsInOrder = readsStringsInOrder
+        self.knownValidUTF8 = knownValidUTF8
     }
 
     func error(_ problem: JSONParseError.Problem, at offset: Int? = nil) -> JSONParseError {
@@ -554,7 +570,7 @@ private struct Reader {
             p += 1
         }
         let content = UnsafeBufferPointer(start: base + start + 1, count: p - start - 1)
-        if high != 0, !Self.isValidUTF8(content) { return try readStringInOrder(from: start) }
+        if high != 0, !knownValidUTF8, !Self.isValidUTF8(content) { return try readStringInOrder(from: start) }
         if !escaped {
             position = p + 1
             return String(knownValidUTF8: content, isASCII: high == 0)
