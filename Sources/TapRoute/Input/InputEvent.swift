@@ -141,8 +141,12 @@ extension InputEvent {
             }
             return s
         }
-        func optionalString(_ key: String) throws(NormalizationError) -> String? {
-            guard let value = o[key], !value.isNull else { return nil }
+        // Which optional members are there, from one pass over the keys: most envelopes carry
+        // only `kind` and the payload, and an absent member is then not looked up.
+        var present = OptionalMembers()
+        o.forEachKey { present.note($0) }
+        func optionalString(_ key: String, _ member: OptionalMembers) throws(NormalizationError) -> String? {
+            guard present.contains(member), let value = o[key], !value.isNull else { return nil }
             guard case .string(let s) = value else {
                 throw .invalidEnvelope("\(key) must be a string, got \(value.typeDescription)", path: "$." + key)
             }
@@ -158,20 +162,20 @@ extension InputEvent {
         let kind: Kind
         switch kindName {
         case "notification":
-            let originName = try optionalString("origin") ?? "remote"
+            let originName = try optionalString("origin", .origin) ?? "remote"
             guard let origin = NotificationOrigin(rawValue: originName) else {
                 throw .invalidEnvelope("origin must be 'remote' or 'local', got '\(originName)'", path: "$.origin")
             }
-            kind = .notification(userInfo: try object("userInfo"), action: try optionalString("action"), origin: origin)
+            kind = .notification(userInfo: try object("userInfo"), action: try optionalString("action", .action), origin: origin)
         case "url":
-            kind = .url(try string("url"), messageId: try optionalString("messageId"))
+            kind = .url(try string("url"), messageId: try optionalString("messageId", .messageId))
         case "userActivity":
             kind = .userActivity(
-                activityType: try optionalString("activityType") ?? InputEvent.browsingWebActivityType,
+                activityType: try optionalString("activityType", .activityType) ?? InputEvent.browsingWebActivityType,
                 webpageURL: try string("webpageURL")
             )
         case "inAppMessage":
-            kind = .inAppMessage(message: try object("message"), action: try optionalString("action"))
+            kind = .inAppMessage(message: try object("message"), action: try optionalString("action", .action))
         case "vendorEvent":
             kind = .vendorEvent(try object("event"))
         default:
@@ -181,14 +185,14 @@ extension InputEvent {
             )
         }
         var phase: Phase?
-        if let name = try optionalString("phase") {
+        if let name = try optionalString("phase", .phase) {
             guard let p = Phase(rawValue: name) else {
                 throw .invalidEnvelope("phase must be 'cold' or 'warm', got '\(name)'", path: "$.phase")
             }
             phase = p
         }
         var automatic: Bool?
-        if let value = o["automaticallyOpenDeeplinks"], !value.isNull {
+        if present.contains(.automaticallyOpenDeeplinks), let value = o["automaticallyOpenDeeplinks"], !value.isNull {
             guard case .bool(let b) = value else {
                 throw .invalidEnvelope(
                     "automaticallyOpenDeeplinks must be a boolean, got \(value.typeDescription)",
@@ -197,7 +201,7 @@ extension InputEvent {
             }
             automatic = b
         }
-        self.init(kind, vendor: try optionalString("vendor"), phase: phase, automaticallyOpenDeeplinks: automatic)
+        self.init(kind, vendor: try optionalString("vendor", .vendor), phase: phase, automaticallyOpenDeeplinks: automatic)
     }
 
     /// The envelope JSON form of this event.
@@ -229,5 +233,37 @@ extension InputEvent {
         if let phase { o["phase"] = .string(phase.rawValue) }
         if let automaticallyOpenDeeplinks { o["automaticallyOpenDeeplinks"] = .bool(automaticallyOpenDeeplinks) }
         return .object(o)
+    }
+}
+
+/// The optional members of an envelope that ``InputEvent/init(envelope:)`` reads, as found
+/// among its keys.
+private struct OptionalMembers: OptionSet {
+    let rawValue: UInt8
+    static let origin = OptionalMembers(rawValue: 1)
+    static let action = OptionalMembers(rawValue: 2)
+    static let messageId = OptionalMembers(rawValue: 4)
+    static let activityType = OptionalMembers(rawValue: 8)
+    static let phase = OptionalMembers(rawValue: 16)
+    static let vendor = OptionalMembers(rawValue: 32)
+    static let automaticallyOpenDeeplinks = OptionalMembers(rawValue: 64)
+
+    /// Adds the member `key` names, if it is one (lengths first: most keys are not).
+    mutating func note(_ key: String) {
+        switch key.utf8.count {
+        case 5: if key == "phase" { insert(.phase) }
+        case 6:
+            if key == "origin" {
+                insert(.origin)
+            } else if key == "action" {
+                insert(.action)
+            } else if key == "vendor" {
+                insert(.vendor)
+            }
+        case 9: if key == "messageId" { insert(.messageId) }
+        case 12: if key == "activityType" { insert(.activityType) }
+        case 26: if key == "automaticallyOpenDeeplinks" { insert(.automaticallyOpenDeeplinks) }
+        default: break
+        }
     }
 }
