@@ -206,3 +206,41 @@ private final class NSObjectLike {}
         #expect(prefixes > 5_000 && prefixes < 15_000)
     }
 }
+
+/// The writer stores words with nothing to escape whole and escapes the rest byte by byte; its
+/// output must be what escaping one byte at a time gives, at every length and position.
+@Suite struct JSONStringWritingTests {
+    static func reference(_ text: String) -> [UInt8] {
+        var out: [UInt8] = [0x22]
+        for b in text.utf8 {
+            switch b {
+            case 0x22: out += [0x5C, 0x22]
+            case 0x5C: out += [0x5C, 0x5C]
+            case 0x0A: out += Array(#"\n"#.utf8)
+            case 0x0D: out += Array(#"\r"#.utf8)
+            case 0x09: out += Array(#"\t"#.utf8)
+            case 0x08: out += Array(#"\b"#.utf8)
+            case 0x0C: out += Array(#"\f"#.utf8)
+            case 0..<0x20: out += Array(#"\u00"#.utf8) + Array(String(b, radix: 16).leftPadded.utf8)
+            default: out.append(b)
+            }
+        }
+        return out + [0x22]
+    }
+
+    @Test func escapesAsOneByteAtATimeDoes() {
+        let pieces = ["a", "abcdefgh", "\"", "\\", "\n", "\u{1}", "\u{1F}", "\t", "é", "新しい", "👋", "\u{7F}", "/", " "]
+        var generator = SplitMix64(seed: 2_026_112_404)
+        for _ in 0..<20_000 {
+            var text = ""
+            for _ in 0..<generator.below(12) { text += pieces[generator.below(pieces.count)] }
+            var out: [UInt8] = []
+            JSONWriter.writeString(text, into: &out)
+            #expect(out == Self.reference(text), "\(text.debugDescription)")
+        }
+    }
+}
+
+extension String {
+    fileprivate var leftPadded: String { utf8.count < 2 ? "0" + self : self }
+}

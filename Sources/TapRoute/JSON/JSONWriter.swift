@@ -110,25 +110,13 @@ public struct JSONWriter: Sendable {
                 return 2
             }
             let count = source.count
-            var runStart = 0
-            var i = 0
-            while i < count {
-                // Skip eight bytes at a time while none needs escaping.
-                while i + 8 <= count,
-                    !Self.needsEscape(UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)))
-                {
-                    i += 8
+            // Writes byte `b`, escaped when JSON needs it.
+            @inline(__always) func put(_ b: UInt8) {
+                guard b < 0x20 || b == 0x22 || b == 0x5C else {
+                    target[o] = b
+                    o += 1
+                    return
                 }
-                guard i < count else { break }
-                let b = base[i]
-                i += 1
-                guard b < 0x20 || b == 0x22 || b == 0x5C else { continue }
-                let position = i - 1
-                if runStart < position {
-                    (target + o).update(from: base + runStart, count: position - runStart)
-                    o += position - runStart
-                }
-                runStart = position + 1
                 target[o] = 0x5C
                 switch b {
                 case 0x22: target[o + 1] = 0x22
@@ -148,9 +136,23 @@ public struct JSONWriter: Sendable {
                 }
                 o += 2
             }
-            if runStart < count {
-                (target + o).update(from: base + runStart, count: count - runStart)
-                o += count - runStart
+            var i = 0
+            // Eight bytes at a time: a word with nothing to escape is stored whole (the output
+            // has room for six bytes per input byte, so `o + 8` never passes its end while
+            // `i + 8 <= count`); a word with something to escape is written byte by byte.
+            while i + 8 <= count {
+                let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                if !Self.needsEscape(UInt64(littleEndian: word)) {
+                    UnsafeMutableRawPointer(target + o).storeBytes(of: word, as: UInt64.self)
+                    o += 8
+                } else {
+                    for k in 0..<8 { put(base[i + k]) }
+                }
+                i += 8
+            }
+            while i < count {
+                put(base[i])
+                i += 1
             }
             target[o] = UInt8(ascii: "\"")
             return o + 1
