@@ -53,13 +53,11 @@ final class FieldNames: Sendable {
     /// rich-landing flag, or a key of the other convention. When no member may, there is
     /// nothing to report.
     func mayNeedWarning(_ key: String, _ value: JSONValue) -> Bool {
-        if stringKeySet.contains(key) {
-            switch value {
-            case .string, .null: return false
-            default: return true
-            }
+        if checkedKeySet.contains(key) { return true }
+        switch value {
+        case .string, .null: return false
+        default: return stringKeySet.contains(key)
         }
-        return checkedKeySet.contains(key)
     }
 
     /// The notification's own fields.
