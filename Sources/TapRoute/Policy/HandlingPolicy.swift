@@ -119,7 +119,8 @@ public struct HandlingPolicy: Sendable {
         warnings: inout [Warning],
         rejected: inout [RejectedURL]
     ) -> Destination {
-        let label = { () -> String in
+        // A local function, not a closure in a `let` (which would be allocated for each URL).
+        func label() -> String {
             switch place {
             case .destination: "destination url"
             case .button(let id): "button \(id) url"
