@@ -57,8 +57,8 @@ extension AdobeAdapter {
         _ = try requiredAlertText(detail, "title")
         _ = try requiredAlertText(detail, "content")
         let cancel = try requiredAlertText(detail, "cancel")
-        let confirm = reader.nonEmptyString(detail["confirm"], otherType: ignoredField("message.detail.confirm"))
-        let url = reader.nonEmptyString(detail["url"], otherType: ignoredField("message.detail.url"))
+        let confirm = reader.nonEmptyString(detail["confirm"], otherType: { ignoredField("message.detail.confirm", $0) })
+        let url = reader.nonEmptyString(detail["url"], otherType: { ignoredField("message.detail.url", $0) })
 
         let confirmDestination: Destination = url.map { .url($0, target: .external) } ?? .app
         // Adobe adds the cancel action first, then confirm when it has text.

@@ -9,7 +9,7 @@ extension AdobeAdapter {
     /// A Campaign Standard push: `uri` is the destination, `_mId` the broadlog id (and message
     /// id), `_dId` the delivery id. The SDK never opens `uri`: the app opens it.
     static func campaignPush(_ userInfo: JSONObject, channel: Channel, trigger: Trigger, reader: inout PayloadReader) -> AdapterResult {
-        let uri = reader.nonEmptyString(userInfo["uri"], otherType: ignoredField("userInfo.uri"))
+        let uri = reader.nonEmptyString(userInfo["uri"], otherType: { ignoredField("userInfo.uri", $0) })
         var tracking = JSONObject()
         let broadlogId = campaignIDs(userInfo, into: &tracking, reader: &reader)
         let destination = notificationDestination(
@@ -33,11 +33,11 @@ extension AdobeAdapter {
     /// `userData` sits beside it, `broadlogId` and `deliveryId` going to tracking and the rest
     /// to payload. The SDK never opens `adb_deeplink`: the app opens it.
     static func campaignLocal(_ userInfo: JSONObject, trigger: Trigger, reader: inout PayloadReader) -> AdapterResult {
-        let deeplink = reader.nonEmptyString(userInfo["adb_deeplink"], otherType: ignoredField("userInfo.adb_deeplink"))
+        let deeplink = reader.nonEmptyString(userInfo["adb_deeplink"], otherType: { ignoredField("userInfo.adb_deeplink", $0) })
         var tracking = JSONObject()
-        let broadlogId = reader.nonEmptyString(userInfo["broadlogId"], otherType: ignoredField("userInfo.broadlogId"))
+        let broadlogId = reader.nonEmptyString(userInfo["broadlogId"], otherType: { ignoredField("userInfo.broadlogId", $0) })
         if let broadlogId { tracking["broadlogId"] = .string(broadlogId) }
-        if let deliveryId = reader.nonEmptyString(userInfo["deliveryId"], otherType: ignoredField("userInfo.deliveryId")) {
+        if let deliveryId = reader.nonEmptyString(userInfo["deliveryId"], otherType: { ignoredField("userInfo.deliveryId", $0) }) {
             tracking["deliveryId"] = .string(deliveryId)
         }
         let destination = notificationDestination(
@@ -59,9 +59,9 @@ extension AdobeAdapter {
 
     /// `_mId` → `broadlogId`, `_dId` → `deliveryId`; returns the broadlog id.
     private static func campaignIDs(_ userInfo: JSONObject, into tracking: inout JSONObject, reader: inout PayloadReader) -> String? {
-        let broadlogId = reader.nonEmptyString(userInfo["_mId"], otherType: ignoredField("userInfo._mId"))
+        let broadlogId = reader.nonEmptyString(userInfo["_mId"], otherType: { ignoredField("userInfo._mId", $0) })
         if let broadlogId { tracking["broadlogId"] = .string(broadlogId) }
-        if let deliveryId = reader.nonEmptyString(userInfo["_dId"], otherType: ignoredField("userInfo._dId")) {
+        if let deliveryId = reader.nonEmptyString(userInfo["_dId"], otherType: { ignoredField("userInfo._dId", $0) }) {
             tracking["deliveryId"] = .string(deliveryId)
         }
         return broadlogId
@@ -105,12 +105,12 @@ extension AdobeAdapter {
         trigger: Trigger,
         reader: inout PayloadReader
     ) -> AdapterResult {
-        let uri = reader.nonEmptyString(userInfo["adb_uri"], otherType: ignoredField("userInfo.adb_uri"))
+        let uri = reader.nonEmptyString(userInfo["adb_uri"], otherType: { ignoredField("userInfo.adb_uri", $0) })
         var tracking = JSONObject()
         _ = campaignIDs(userInfo, into: &tracking, reader: &reader)
         let xdm = readXDM(userInfo["_xdm"], reader: &reader)
         if let object = xdm.object { tracking["_xdm"] = .object(object) }
-        let actionType = reader.nonEmptyString(userInfo["adb_a_type"], otherType: ignoredField("userInfo.adb_a_type"))
+        let actionType = reader.nonEmptyString(userInfo["adb_a_type"], otherType: { ignoredField("userInfo.adb_a_type", $0) })
         let buttons = readActionButtons(userInfo["adb_act"], reader: &reader)
 
         // Adobe's iOS SDK opens adb_uri for a tap only when _xdm is a dictionary.

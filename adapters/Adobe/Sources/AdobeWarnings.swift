@@ -30,12 +30,10 @@ extension AdobeAdapter {
     /// The warning for a field Adobe reads only as a string (`as? String`, empty meaning
     /// absent) that holds `value` of another type, at `path` (`userInfo.uri`,
     /// `message.detail.url`): for ``PayloadReader/nonEmptyString(_:otherType:)``.
-    static func ignoredField(_ path: String) -> (JSONValue) -> Warning {
-        { value in
-            Warning(
-                .ignoredField,
-                "\(path) is \(value.typeDescription), not a string: ignored, as Adobe's SDK reads it only as a string"
-            )
-        }
+    static func ignoredField(_ path: String, _ value: JSONValue) -> Warning {
+        Warning(
+            .ignoredField,
+            "\(path) is \(value.typeDescription), not a string: ignored, as Adobe's SDK reads it only as a string"
+        )
     }
 }
