@@ -52,6 +52,9 @@ public struct DashXAdapter: PayloadAdapter {
         return userInfo["dashx"] != nil
     }
 
+    /// The keys of `userInfo` that are not the payload: iOS's `aps` and the DashX block.
+    static let envelopeKeys = ["aps", "dashx"]
+
     /// Reads a DashX notification response.
     ///
     /// Never fails for a notification: a `dashx` value that cannot be read gives the
@@ -65,7 +68,7 @@ public struct DashXAdapter: PayloadAdapter {
             )
         }
         let channel: Channel = origin == .local ? .local : .push
-        let payload = userInfo.removing(["aps", "dashx"])
+        let payload = userInfo.removing(Self.envelopeKeys)
         var trigger = Trigger(notificationAction: action)
 
         guard let block = Self.readBlock(raw, dismissed: trigger == .dismiss, using: &reader) else {
