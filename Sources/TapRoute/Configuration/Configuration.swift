@@ -60,9 +60,7 @@ public struct Configuration: Sendable, Equatable {
 
     /// The settings of the adapter `id`, when it is enabled.
     public func adapter(_ id: String) -> AdapterSettings? {
-        // By index, so that only the match is copied (the policy asks once per record).
-        for i in adapters.indices where adapters[i].id == id { return adapters[i] }
-        return nil
+        adapters.first { $0.id == id }
     }
 }
 

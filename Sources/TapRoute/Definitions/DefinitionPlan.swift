@@ -146,12 +146,6 @@ final class DefinitionPlan: Sendable {
 struct DRootRequirement: Sendable {
     var keys: [String]
     var prefixes: [String]
-
-    /// Whether `root` has one of the keys (as a lookup finds it) or a key with one of the
-    /// prefixes (``DRootFilter`` answers the same, faster).
-    func admits(_ root: JSONObject) -> Bool {
-        keys.contains { root[$0] != nil } || root.containsKey { key in prefixes.contains { key.utf8.starts(with: $0.utf8) } }
-    }
 }
 
 /// A ``DRootRequirement`` made for asking about every input: a key is compared with the

@@ -226,8 +226,8 @@ public struct URLParts: Sendable, Hashable {
             // set bit marks the first).
             if i + 8 <= count, let base = bytes.baseAddress {
                 let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
-                if Self.hasDelimiterOrControl(word) {
-                    let marks = WordMarks(word)
+                let marks = WordMarks(word)
+                if marks.any {
                     if marks.control != 0 {
                         throw ParseFailure(.controlCharacter(offset: i + marks.control.trailingZeroBitCount >> 3))
                     }
@@ -379,21 +379,6 @@ public struct URLParts: Sendable, Hashable {
         )
     }
 
-    /// Whether one of the eight bytes of `word` is below `!` (control bytes, space), DEL,
-    /// not ASCII, `:`, `#` or `?` — exactly, with no false positive or negative (each test
-    /// is the classic "has a byte less than / equal to" bit trick).
-    @inline(__always)
-    package static func hasDelimiterOrControl(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        @inline(__always) func hasZero(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & highs }
-        let below = (word &- ones &* 0x21) & ~word & highs
-        let found =
-            below | (word & highs) | hasZero(word ^ (ones &* 0x7F)) | hasZero(word ^ (ones &* 0x3A))
-            | hasZero(word ^ (ones &* 0x23)) | hasZero(word ^ (ones &* 0x3F))
-        return found != 0
-    }
-
     /// The bytes of an eight-byte word that ``parse(_:)``'s first scan looks for, one mask
     /// each: the high bit of every such byte is set, and possibly of bytes after the first one
     /// (the borrow of the "has a byte less than / equal to" tricks), so the lowest set bit of a
@@ -415,13 +400,17 @@ public struct URLParts: Sendable, Hashable {
         package init(_ word: UInt64) {
             let ones: UInt64 = 0x0101_0101_0101_0101
             let highs: UInt64 = 0x8080_8080_8080_8080
-            @inline(__always) func zeros(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & highs }
-            control = ((word &- ones &* 0x21) & ~word & highs) | zeros(word ^ (ones &* 0x7F))
+            control = ((word &- ones &* 0x21) & ~word & highs) | bytesEqual(word, to: 0x7F)
             nonASCII = word & highs
-            colon = zeros(word ^ (ones &* 0x3A))
-            hash = zeros(word ^ (ones &* 0x23))
-            question = zeros(word ^ (ones &* 0x3F))
+            colon = bytesEqual(word, to: UInt8(ascii: ":"))
+            hash = bytesEqual(word, to: UInt8(ascii: "#"))
+            question = bytesEqual(word, to: UInt8(ascii: "?"))
         }
+
+        /// Whether the word holds any such byte — exactly: a flag set by a borrow always sits
+        /// above a true match, so there is no false positive or negative.
+        @inline(__always)
+        package var any: Bool { (control | nonASCII | colon | hash | question) != 0 }
     }
 
     /// Whether the lower-case `scheme` is one WHATWG URL calls special — `http`, `https`, `ws`,
@@ -709,12 +698,10 @@ public struct URLParts: Sendable, Hashable {
     package static func memoryIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         guard let base = bytes.baseAddress else { return nil }
         let count = bytes.count
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let pattern = ones &* UInt64(byte)
         var i = 0
         while i + 8 <= count {
-            let x = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) ^ pattern
-            let found = (x &- ones) & ~x & 0x8080_8080_8080_8080
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+            let found = bytesEqual(word, to: byte)
             if found != 0 { return i + found.trailingZeroBitCount >> 3 }
             i += 8
         }
