@@ -31,10 +31,16 @@ package struct RecordProcessor: Sendable {
     package var reader: RecordReader { registry.recordReader }
 
     /// Appends the output for one JSON line, line `line` of the input, to `out`; returns
-    /// whether it failed.
-    package func output(for record: UnsafeBufferPointer<UInt8>, line: Int, name: InputName, into out: inout JSONOutputBuffer) -> Bool {
+    /// whether it failed. `keys` (one thread's at a time) lends the keys of earlier records.
+    package func output(
+        for record: UnsafeBufferPointer<UInt8>,
+        line: Int,
+        name: InputName,
+        keys: JSONKeyCache? = nil,
+        into out: inout JSONOutputBuffer
+    ) -> Bool {
         do throws(NormalizationError) {
-            let json = try reader.read(record, line: line)
+            let json = try reader.read(record, line: line, keys: keys)
             if let encoder {
                 return !encoder.output(for: json, registry: registry, line: line, index: nil, name: name, pretty: pretty, into: &out)
             }
@@ -281,7 +287,9 @@ package struct RecordProcessor: Sendable {
                         let record = UnsafeBufferPointer(rebasing: block[start..<lineEnds[index]])
                         start = lineEnds[index] + 1
                         guard !Self.isBlank(record) else { continue }
-                        if self.output(for: record, line: firstLine + index, name: name, into: &output.buffer) { failed += 1 }
+                        if self.output(for: record, line: firstLine + index, name: name, keys: output.keys, into: &output.buffer) {
+                            failed += 1
+                        }
                     }
                     failures[run] = failed
                 }
@@ -317,11 +325,12 @@ package struct RecordProcessor: Sendable {
         var framer = DocumentFramer(limit: limits.maxRecordBytes)
         var out = JSONOutputBuffer(capacity: 1 << 12)
         var records = 0
+        let keys = JSONKeyCache()
 
         func handle(_ event: DocumentFramer.Event) {
             records += 1
             out.removeAll()
-            if !documentOutput(for: event, name: name, into: &out) { failed += 1 }
+            if !documentOutput(for: event, name: name, keys: keys, into: &out) { failed += 1 }
             out.withBytes { output.append($0) }
         }
 
@@ -339,10 +348,16 @@ package struct RecordProcessor: Sendable {
     }
 
     /// Appends the output for one event of a document to `out`; returns whether it succeeded.
-    private func documentOutput(for event: DocumentFramer.Event, name: InputName, into out: inout JSONOutputBuffer) -> Bool {
+    /// `keys` lends the keys of the document's earlier records.
+    private func documentOutput(
+        for event: DocumentFramer.Event,
+        name: InputName,
+        keys: JSONKeyCache,
+        into out: inout JSONOutputBuffer
+    ) -> Bool {
         switch event {
         case .element(let bytes, let index, let line, let column):
-            return recordOutput(for: bytes, line: line, column: column, index: index, name: name, into: &out)
+            return recordOutput(for: bytes, line: line, column: column, index: index, name: name, keys: keys, into: &out)
         case .oversizedElement(let size, let index, let line):
             renderError(.limitExceeded(reader.oversized(size: size), path: "$[\(index)]"), line: line, name: name, into: &out)
             return false
@@ -355,7 +370,7 @@ package struct RecordProcessor: Sendable {
             renderError(NormalizationError(.invalidJSON, message, cause: .invalidJSON(error)), line: error.line, name: name, into: &out)
             return false
         case .document(let bytes, let line, let column):
-            return recordOutput(for: bytes, line: line, column: column, index: nil, name: name, into: &out)
+            return recordOutput(for: bytes, line: line, column: column, index: nil, name: name, keys: keys, into: &out)
         }
     }
 
@@ -377,6 +392,7 @@ package struct RecordProcessor: Sendable {
         column: Int,
         index: Int?,
         name: InputName,
+        keys: JSONKeyCache,
         into out: inout JSONOutputBuffer
     ) -> Bool {
         func inDocument(_ error: NormalizationError) -> NormalizationError {
@@ -385,7 +401,7 @@ package struct RecordProcessor: Sendable {
             located.path = "$[\(index)]" + error.path.dropFirst()
             return located
         }
-        let parsed = Result { () throws(NormalizationError) -> JSONValue in try reader.read(bytes, line: line, column: column) }
+        let parsed = Result { () throws(NormalizationError) -> JSONValue in try reader.read(bytes, line: line, column: column, keys: keys) }
         switch parsed {
         case .failure(var error):
             var errorLine = line
@@ -428,6 +444,9 @@ package struct RecordProcessor: Sendable {
     /// The output buffer of one parallel run, kept from block to block.
     package final class RunOutput {
         var buffer = JSONOutputBuffer(capacity: 1 << 16)
+        /// The object keys of the run's records so far, reused by the next (a run is
+        /// normalized by one thread at a time).
+        let keys = JSONKeyCache()
     }
 
     package static func isBlank(_ record: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -261,14 +261,26 @@ public struct JSONParser: Sendable {
         try parse(buffer, knownValidUTF8: false)
     }
 
+    /// Parses one JSON document from a buffer of UTF-8 bytes, reusing the keys `keys` holds
+    /// from earlier parses (and adding this one's): the same value, or the same error, as
+    /// ``parse(_:)-(UnsafeBufferPointer<UInt8>)``.
+    package func parse(_ buffer: UnsafeBufferPointer<UInt8>, keys: JSONKeyCache?) throws(JSONParseError) -> JSONValue {
+        try parse(buffer, knownValidUTF8: false, keys: keys)
+    }
+
     /// Parses one JSON document from a buffer of UTF-8 bytes, checking the UTF-8 of its
     /// strings unless the caller knows the whole buffer is valid.
-    private func parse(_ buffer: UnsafeBufferPointer<UInt8>, knownValidUTF8: Bool) throws(JSONParseError) -> JSONValue {
+    private func parse(
+        _ buffer: UnsafeBufferPointer<UInt8>,
+        knownValidUTF8: Bool,
+        keys: JSONKeyCache? = nil
+    ) throws(JSONParseError) -> JSONValue {
         var reader = Reader(
             bytes: buffer,
             maximumDepth: maximumDepth,
             readsStringsInOrder: readsStringsInOrder,
-            knownValidUTF8: knownValidUTF8
+            knownValidUTF8: knownValidUTF8,
+            keys: keys
         )
         reader.skipWhitespace()
         let value = try reader.readValue(depth: 0)
@@ -286,13 +298,22 @@ private struct Reader {
     let readsStringsInOrder: Bool
     /// Whether `bytes` are known to be valid UTF-8 (they are a `String`'s).
     let knownValidUTF8: Bool
+    /// Keys made before, reused (``JSONKeyCache``).
+    let keys: JSONKeyCache?
     var position = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, readsStringsInOrder: Bool, knownValidUTF8: Bool) {
+    init(
+        bytes: UnsafeBufferPointer<UInt8>,
+        maximumDepth: Int,
+        readsStringsInOrder: Bool,
+        knownValidUTF8: Bool,
+        keys: JSONKeyCache? = nil
+    ) {
         self.bytes = bytes
         self.maximumDepth = maximumDepth
         self.readsStringsInOrder = readsStringsInOrder
         self.knownValidUTF8 = knownValidUTF8
+        self.keys = keys
     }
 
     func error(_ problem: JSONParseError.Problem, at offset: Int? = nil) -> JSONParseError {
@@ -461,7 +482,14 @@ private struct Reader {
             guard position < bytes.count else { throw error(.unexpectedEnd(.object)) }
             guard bytes[position] == UInt8(ascii: "\"") else { throw error(.unexpected(found: bytes[position], expected: .key)) }
             let keyStart = position
-            let key = readsStringsInOrder ? try readStringInOrder(from: position) : try readString()
+            let key: String
+            if readsStringsInOrder {
+                key = try readStringInOrder(from: position)
+            } else if let keys, let cached = readCachedKey(keys) {
+                key = cached
+            } else {
+                key = try readString()
+            }
             let keyEnd = position
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
@@ -502,6 +530,39 @@ private struct Reader {
             default: throw error(.unexpected(found: bytes[position], expected: .commaOrBraceInObject))
             }
         }
+    }
+
+    /// Reads the key at `position` (its opening quote) through `keys` when it is at most 15
+    /// ASCII bytes with no escape and 16 bytes follow the quote (two words are read); returns
+    /// `nil`, reading nothing, otherwise.
+    @inline(__always)
+    mutating func readCachedKey(_ keys: JSONKeyCache) -> String? {
+        let start = position + 1
+        guard start + 16 <= bytes.count, let base = bytes.baseAddress else { return nil }
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let first = UInt64(littleEndian: UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self))
+        // The lowest flagged byte of either mask is a true match, so the lowest of both is the
+        // first quote, backslash, control or non-ASCII byte.
+        let firstMarks = jsonStringSpecialBytes(first) | first & highs
+        let length: Int
+        let low: UInt64
+        var high: UInt64 = 0
+        if firstMarks != 0 {
+            length = firstMarks.trailingZeroBitCount >> 3
+            guard base[start + length] == UInt8(ascii: "\"") else { return nil }
+            low = length == 0 ? 0 : first & (UInt64.max >> UInt64(64 - 8 * length))
+        } else {
+            let second = UInt64(littleEndian: UnsafeRawPointer(base + start + 8).loadUnaligned(as: UInt64.self))
+            let secondMarks = jsonStringSpecialBytes(second) | second & highs
+            guard secondMarks != 0 else { return nil }
+            let rest = secondMarks.trailingZeroBitCount >> 3
+            guard base[start + 8 + rest] == UInt8(ascii: "\"") else { return nil }
+            length = 8 + rest
+            low = first
+            high = rest == 0 ? 0 : second & (UInt64.max >> UInt64(64 - 8 * rest))
+        }
+        position = start + length + 1
+        return keys.key(low: low, high: high, length: length, bytes: base + start)
     }
 
     /// One bit of a 64-bit Bloom filter for a key, from its raw bytes between the quotes:
