@@ -44,6 +44,24 @@ import Testing
         #expect(destination.jsonValue.jsonString() == #"{"type":"screen","name":"p","parameters":{"id":"1","a":"2"}}"#)
     }
 
+    /// The array initializer (what adapters in other modules call) and the generic one (any
+    /// sequence) make the same parameters: order kept, a repeated name's first value, past the
+    /// size where names are indexed.
+    @Test func screenParametersFromAnArrayAsFromAnySequence() {
+        var generator = SplitMix64(seed: 20_261_128)
+        for _ in 0..<500 {
+            let pairs = (0..<generator.below(40)).map { _ in ("n\(generator.below(24))", "v\(generator.below(1_000))") }
+            let fromArray = ScreenParameters(pairs)
+            let fromSequence = ScreenParameters(pairs.lazy.map { $0 })
+            #expect(fromArray == fromSequence)
+            #expect(fromArray.map(\.name) == fromSequence.map(\.name))
+            var firstValues: [String: String] = [:]
+            for (name, value) in pairs where firstValues[name] == nil { firstValues[name] = value }
+            #expect(fromArray.count == firstValues.count)
+            for (name, value) in firstValues { #expect(fromArray[name] == value) }
+        }
+    }
+
     @Test func decodingNamesTheBadKeyPath() throws {
         let bad = try JSONValue(
             parsing:

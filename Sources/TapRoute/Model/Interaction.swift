@@ -265,6 +265,16 @@ public struct ScreenParameters: Sendable, Hashable, Sequence, ExpressibleByDicti
         for (name, value) in pairs where self[name] == nil { self[name] = value }
     }
 
+    /// Creates parameters from an array of pairs in order; a repeated name keeps its first
+    /// value. The same as the generic initializer, compiled for arrays: called from another
+    /// module (an adapter), the generic one runs unspecialized.
+    public init(_ pairs: [(String, String)]) {
+        storage = []
+        storage.reserveCapacity(pairs.count)
+        index = nil
+        for (name, value) in pairs where self[name] == nil { self[name] = value }
+    }
+
     /// The number of parameters.
     public var count: Int { storage.count }
     /// Whether there are none.
