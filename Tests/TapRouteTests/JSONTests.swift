@@ -244,3 +244,23 @@ private final class NSObjectLike {}
 extension String {
     fileprivate var leftPadded: String { utf8.count < 2 ? "0" + self : self }
 }
+
+/// `SmallStringSet` (the adapters' key sets) answers as `Set<String>` does: members of every
+/// length (empty, and past the 63 bytes its length filter tells apart), non-ASCII ones, and
+/// sets small enough to be searched and large enough to be hashed.
+@Suite struct SmallStringSetTests {
+    @Test func answersAsASetDoes() {
+        var generator = SplitMix64(seed: 20_261_129)
+        let pieces = ["a", "b", "_", "é", "新", "👋", "Key", String(repeating: "x", count: 30)]
+        func string() -> String { (0..<generator.below(5)).map { _ in pieces[generator.below(pieces.count)] }.joined() }
+        for _ in 0..<400 {
+            let members = (0..<generator.below(30)).map { _ in string() }
+            let set = SmallStringSet(members)
+            let reference = Set(members)
+            #expect(set.isEmpty == reference.isEmpty)
+            for candidate in members + (0..<50).map({ _ in string() }) {
+                #expect(set.contains(candidate) == reference.contains(candidate), "\(candidate) in \(members)")
+            }
+        }
+    }
+}

@@ -362,6 +362,9 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
 package struct SmallStringSet: Sendable {
     private let members: [String]
     private let hashed: Set<String>?
+    /// Bit `n` is set when a member is `n` UTF-8 bytes long (bit 63: 63 or more), so that
+    /// most strings that are not members are told apart by their length alone.
+    private let lengths: UInt64
 
     /// Creates the set.
     package init<S: Sequence>(_ strings: S) where S.Element == String {
@@ -369,6 +372,12 @@ package struct SmallStringSet: Sendable {
         for string in strings where !unique.contains(string) { unique.append(string) }
         members = unique
         hashed = unique.count > 16 ? Set(unique) : nil
+        lengths = unique.reduce(0) { $0 | Self.lengthBit($1.utf8.count) }
+    }
+
+    @inline(__always)
+    private static func lengthBit(_ length: Int) -> UInt64 {
+        1 << UInt64(min(length, 63))
     }
 
     /// Whether the set has no member.
@@ -377,8 +386,9 @@ package struct SmallStringSet: Sendable {
     /// Whether `string` is a member.
     @inline(__always)
     package func contains(_ string: String) -> Bool {
-        if let hashed { return hashed.contains(string) }
         let length = string.utf8.count
+        guard lengths & Self.lengthBit(length) != 0 else { return false }
+        if let hashed { return hashed.contains(string) }
         for member in members where member.utf8.count == length && member == string { return true }
         return false
     }
