@@ -18,12 +18,13 @@ package final class JSONKeyCache {
     /// A key's bytes as two little-endian words, zero past its end, and the key. A key's
     /// bytes are never zero (NUL is a control character, which a JSON string must escape),
     /// so the two words give its length too. An unused slot holds the empty key.
-    private struct Slot {
+    struct Slot {
         var low: UInt64
         var high: UInt64
         var key: String
     }
 
+    /// The slots, which the parser reads through ``Table`` (no reference counting per key).
     private let slots: UnsafeMutablePointer<Slot>
 
     /// An empty cache.
@@ -37,6 +38,17 @@ package final class JSONKeyCache {
         slots.deallocate()
     }
 
+    /// The cache's slots as the parser holds them during one parse, while the cache is kept
+    /// alive by the caller.
+    var table: Table { Table(slots: slots) }
+
+    /// The slots of a cache, without a reference to it.
+    struct Table {
+        let slots: UnsafeMutablePointer<Slot>
+    }
+}
+
+extension JSONKeyCache.Table {
     /// The key whose `length` bytes (at most 15, ASCII, no escape) are `low` then `high`
     /// (little-endian, zero past the key), made from `bytes` when not cached.
     @inline(__always)
@@ -47,7 +59,7 @@ package final class JSONKeyCache {
             return slot.pointee.key
         }
         let key = String(knownValidUTF8: UnsafeBufferPointer(start: bytes, count: length), isASCII: true)
-        slot.pointee = Slot(low: low, high: high, key: key)
+        slot.pointee = JSONKeyCache.Slot(low: low, high: high, key: key)
         return key
     }
 }

@@ -280,15 +280,18 @@ public struct JSONParser: Sendable {
             maximumDepth: maximumDepth,
             readsStringsInOrder: readsStringsInOrder,
             knownValidUTF8: knownValidUTF8,
-            keys: keys
+            keys: keys?.table
         )
-        reader.skipWhitespace()
-        let value = try reader.readValue(depth: 0)
-        reader.skipWhitespace()
-        if reader.position < buffer.count {
-            throw reader.error(.trailingData)
+        // The reader holds the cache's slots, not the cache.
+        return try withExtendedLifetime(keys) { () throws(JSONParseError) -> JSONValue in
+            reader.skipWhitespace()
+            let value = try reader.readValue(depth: 0)
+            reader.skipWhitespace()
+            if reader.position < buffer.count {
+                throw reader.error(.trailingData)
+            }
+            return value
         }
-        return value
     }
 }
 
@@ -298,8 +301,8 @@ private struct Reader {
     let readsStringsInOrder: Bool
     /// Whether `bytes` are known to be valid UTF-8 (they are a `String`'s).
     let knownValidUTF8: Bool
-    /// Keys made before, reused (``JSONKeyCache``).
-    let keys: JSONKeyCache?
+    /// Keys made before, reused (``JSONKeyCache``; the caller keeps the cache alive).
+    let keys: JSONKeyCache.Table?
     var position = 0
 
     init(
@@ -307,7 +310,7 @@ private struct Reader {
         maximumDepth: Int,
         readsStringsInOrder: Bool,
         knownValidUTF8: Bool,
-        keys: JSONKeyCache? = nil
+        keys: JSONKeyCache.Table? = nil
     ) {
         self.bytes = bytes
         self.maximumDepth = maximumDepth
@@ -536,7 +539,7 @@ private struct Reader {
     /// ASCII bytes with no escape and 16 bytes follow the quote (two words are read); returns
     /// `nil`, reading nothing, otherwise.
     @inline(__always)
-    mutating func readCachedKey(_ keys: JSONKeyCache) -> String? {
+    mutating func readCachedKey(_ keys: JSONKeyCache.Table) -> String? {
         let start = position + 1
         guard start + 16 <= bytes.count, let base = bytes.baseAddress else { return nil }
         let highs: UInt64 = 0x8080_8080_8080_8080
