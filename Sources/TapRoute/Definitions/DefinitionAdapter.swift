@@ -189,21 +189,21 @@ struct DContext {
         static let unresolved = Slot(shape: .unresolved, depth: 0, value: .null)
     }
 
-    /// Caches a value in a slot.
-    mutating func store(_ value: JSONValue?, depth: Int, in slot: Int) {
+    /// Caches a value in a slot (taking it: a value read for the slot is moved in, not copied).
+    mutating func store(_ value: consuming JSONValue?, depth: Int, in slot: Int) {
         guard let value else {
             slots[slot].shape = .missing
             return
         }
-        slots[slot] = Slot(shape: Shape(value), depth: Int32(depth), value: value)
+        slots[slot] = Slot(shape: .of(value), depth: Int32(depth), value: value)
     }
 
     /// The value a resolved slot holds.
     func cached(_ slot: Int) -> Found? {
-        let s = slots[slot]
-        switch s.shape {
+        // Read in place: the value is copied once, into the answer.
+        switch slots[slot].shape {
         case .unresolved, .missing: return nil
-        default: return Found(value: s.value, holderDepth: Int(s.depth))
+        default: return Found(value: slots[slot].value, holderDepth: Int(slots[slot].depth))
         }
     }
 
@@ -213,14 +213,17 @@ struct DContext {
         /// A memoized predicate's result (``DefinitionPlan/memo``).
         case holds, fails
 
-        init(_ value: JSONValue) {
+        /// The shape of `value`. A static function rather than an initializer: an
+        /// initializer takes its argument owned, so each caller would copy the value (and
+        /// count a reference) only for this to read it.
+        static func of(_ value: JSONValue) -> Shape {
             switch value {
-            case .null: self = .null
-            case .bool: self = .bool
-            case .number: self = .number
-            case .string(let s): self = s.isEmpty ? .emptyString : .string
-            case .object(let o): self = o.isEmpty ? .emptyObject : .object
-            case .array(let a): self = a.isEmpty ? .emptyArray : .array
+            case .null: .null
+            case .bool: .bool
+            case .number: .number
+            case .string(let s): s.isEmpty ? .emptyString : .string
+            case .object(let o): o.isEmpty ? .emptyObject : .object
+            case .array(let a): a.isEmpty ? .emptyArray : .array
             }
         }
 
@@ -338,15 +341,18 @@ struct DContext {
 
     /// The shape of the value at an interned path, without copying the value when it is cached.
     mutating func shape(_ id: DPathID) -> Shape {
-        guard id.slot >= 0, id.slot < slots.count else { return resolveInterned(id).map { Shape($0.value) } ?? .missing }
+        guard id.slot >= 0, id.slot < slots.count else { return resolveInterned(id).map { Shape.of($0.value) } ?? .missing }
         if slots[id.slot].shape == .unresolved { fill(id) }
         return slots[id.slot].shape
     }
 
     /// Reads a cached path into its slot.
     mutating func fill(_ id: DPathID) {
-        let found = resolveInterned(id)
-        store(found?.value, depth: found?.holderDepth ?? 0, in: id.slot)
+        guard let found = resolveInterned(id) else {
+            slots[id.slot].shape = .missing
+            return
+        }
+        store(found.value, depth: found.holderDepth, in: id.slot)
     }
 
     /// Reads an interned path: one or two keys from the root in place, any other path by
@@ -944,7 +950,7 @@ struct DRecognizer {
         switch node {
         case .exists: return !value.isNull
         case .nonEmpty: return !DContext.isAbsent(value)
-        case .isType(_, let type): return DContext.Shape(value).is(type)
+        case .isType(_, let type): return DContext.Shape.of(value).is(type)
         case .isTrue: return PayloadReader.boolean(value) == true
         case .equals(_, let literal, let match):
             return DContext.equal(value, plan.literals[literal], match)
