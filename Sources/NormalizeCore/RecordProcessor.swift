@@ -182,17 +182,22 @@ package struct RecordProcessor: Sendable {
                 start = newline + 1
             }
             if let lastNewline = Self.lastIndex(of: 0x0A, in: chunk, from: start) {
-                if carry.isEmpty {
+                if !carry.isEmpty, let firstNewline = Self.index(of: 0x0A, in: chunk, from: start) {
+                    // The line begun in an earlier read ends at the first newline: only it is
+                    // copied, not the block (most reads of a file end inside a line).
+                    carry.append(contentsOf: chunk[start...firstNewline])
+                    failed += carry.withUnsafeBufferPointer { line in
+                        processBlock(line, firstLine: linesBefore + 1, name: name, into: output, jobs: jobs, workspace: &workspace)
+                    }
+                    linesBefore += workspace.lineCount
+                    carry.removeAll(keepingCapacity: carry.capacity <= 4 * blockSize)
+                    start = firstNewline + 1
+                }
+                if start <= lastNewline {
                     let block = UnsafeBufferPointer(rebasing: chunk[start...lastNewline])
                     failed += processBlock(block, firstLine: linesBefore + 1, name: name, into: output, jobs: jobs, workspace: &workspace)
-                } else {
-                    carry.append(contentsOf: chunk[start...lastNewline])
-                    failed += carry.withUnsafeBufferPointer { block in
-                        processBlock(block, firstLine: linesBefore + 1, name: name, into: output, jobs: jobs, workspace: &workspace)
-                    }
-                    carry.removeAll(keepingCapacity: carry.capacity <= 4 * blockSize)
+                    linesBefore += workspace.lineCount
                 }
-                linesBefore += workspace.lineCount
                 start = lastNewline + 1
             }
             if start < length { keep(UnsafeBufferPointer(rebasing: chunk[start...])) }
