@@ -3,7 +3,7 @@
 /// Records of one stream repeat the same few dozen keys (`kind`, `userInfo`, `aps`, `title`,
 /// …), and making each one a `String` again (copying its bytes into a small string) is a fixed
 /// cost per key. With a cache, a key of up to 15 ASCII bytes with no escape — nearly every key —
-/// is read as its bytes (two machine words and a length) and looked up in a direct-mapped table
+/// is read as its bytes (two machine words) and looked up in a direct-mapped table
 /// of 256 slots; a hit returns the `String` made before, a miss makes it and takes the slot.
 /// Anything else (a longer key, an escape, a non-ASCII byte, the end of the input within 16
 /// bytes) is read as if there were no cache, so the result — value or error — is the same
