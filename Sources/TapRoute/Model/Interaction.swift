@@ -260,14 +260,12 @@ public struct ScreenParameters: Sendable, Hashable, Sequence, ExpressibleByDicti
 
     /// Creates parameters from pairs in order; a repeated name keeps its first value.
     public init<S: Sequence>(_ pairs: S) where S.Element == (String, String) {
-        storage = []
-        index = nil
-        for (name, value) in pairs where self[name] == nil { self[name] = value }
+        self.init(Array(pairs))
     }
 
     /// Creates parameters from an array of pairs in order; a repeated name keeps its first
-    /// value. The same as the generic initializer, compiled for arrays: called from another
-    /// module (an adapter), the generic one runs unspecialized.
+    /// value. Not generic, so that a call from another module (an adapter) runs compiled code
+    /// rather than the generic initializer unspecialized; the generic one goes through it.
     public init(_ pairs: [(String, String)]) {
         storage = []
         storage.reserveCapacity(pairs.count)
