@@ -37,6 +37,92 @@ import Testing
         #expect(admitted > 500 && admitted < 4_500)
     }
 
+    /// Detection's prefilter answers for many definitions in one pass: each definition's bit
+    /// must be set exactly when that definition's own filter admits the root, with keys and
+    /// prefixes shared between definitions, empty prefixes, and more definitions than bits.
+    @Test func prefilterAdmitsWhatEachDefinitionsFilterAdmits() {
+        let words = ["", "a", "ab", "ab_", "abc", "_", "_uaid", "custom", "é", "e\u{301}", "gcm.n", "gcm.", "x", "aps", "🔔"]
+        var generator = SplitMix64(seed: 2_026_112_404)
+        var admittedBits = 0
+        for _ in 0..<400 {
+            // Some positions are not filtered (Swift adapters); past 64 nothing is.
+            let requirements: [DRootRequirement?] = (0..<(1 + generator.below(70))).map { _ in
+                guard generator.below(4) != 0 else { return nil }
+                return DRootRequirement(
+                    keys: (0..<generator.below(3)).map { _ in words[generator.below(words.count)] },
+                    prefixes: (0..<generator.below(3)).map { _ in words[generator.below(words.count)] }
+                )
+            }
+            let prefilter = DetectionPrefilter(requirements)
+            #expect(prefilter.bits.count == requirements.count)
+            #expect(prefilter.bits.filter { $0 != 0 }.count == min(64, requirements.compactMap(\.self).count))
+            #expect(Set(prefilter.bits.filter { $0 != 0 }).count == prefilter.bits.filter { $0 != 0 }.count)
+            for _ in 0..<10 {
+                let root = JSONObject((0..<generator.below(5)).map { _ in (words[generator.below(words.count)], JSONValue.null) })
+                let admitted = prefilter.admitted(root)
+                for (requirement, bit) in zip(requirements, prefilter.bits) {
+                    guard let requirement else {
+                        #expect(bit == 0)
+                        continue
+                    }
+                    guard bit != 0 else { continue }
+                    let expected = Self.admits(requirement, root)
+                    if expected { admittedBits += 1 }
+                    #expect((admitted & bit != 0) == expected, "requirement \(requirement), root \(root.keys)")
+                }
+            }
+        }
+        #expect(admittedBits > 5_000)
+    }
+
+    /// Detection with the prefilter picks the adapter that asking each enabled adapter in
+    /// order picks, on every shipped input and its mutations: with the built-in registry, and
+    /// with 69 definitions (the built-in ones and 60 that recognize nothing here) before,
+    /// between and after the Swift adapters: past the 64th, definitions are asked one by one.
+    @Test func detectionPicksTheFirstAdapterThatRecognizes() throws {
+        var inputs: [InputEvent] = []
+        for vector in try ShippedVectors.all().vectors {
+            // Detection itself: an envelope naming its vendor is not detected.
+            guard var input = try? InputEvent(json: vector.input) else { continue }
+            input.vendor = nil
+            inputs.append(input)
+            inputs += Self.mutations(of: input)
+        }
+        let builtIn = try AdapterRegistry.builtIn()
+        let originals = try AdapterRegistry.builtInDefinitions()
+        // Fillers that recognize nothing the inputs have, so that the last originals sit
+        // past the 64th filtered definition.
+        let fillers = try (0..<60).map { n in
+            var json = originals[n % originals.count].document.objectValue ?? [:]
+            json["id"] = .string("filler-\(n)")
+            json["recognize"] = ["isObject": .string("filler\(n)")]
+            return try AdapterDefinition(json: .object(json))
+        }
+        let ids = originals.map(\.id)
+        let fillerIDs = fillers.map(\.id)
+        let order =
+            ids[0..<2] + fillerIDs[0..<30] + ["dashx", "adobe"] + fillerIDs[30...] + ["bird", "taptalk"] + ids[2...]
+        let many = try AdapterRegistry(
+            configuration: Configuration(adapters: order.map { AdapterSettings(id: $0) }),
+            adapterTypes: AdapterRegistry.builtInAdapterTypes,
+            definitions: originals + fillers
+        )
+        #expect(many.adapters.count == 73)
+        var picked: [String: Int] = [:]
+        for registry in [builtIn, many] {
+            let candidates = registry.adapters.filter { !($0 is LinkAdapter) }
+            for input in inputs {
+                let expected = candidates.first { $0.recognizes(input) }?.id ?? (LinkAdapter().recognizes(input) ? LinkAdapter.id : nil)
+                let found = try? registry.adapter(for: input).id
+                #expect(found == expected, "\(input)")
+                if let found { picked[found, default: 0] += 1 }
+            }
+        }
+        // Definitions past the 64th are reached too.
+        #expect(picked[ids[ids.count - 1], default: 0] > 1)
+        #expect(picked.count > 12)
+    }
+
     @Test func inPlaceAndFullRecognitionAgreeOnEveryShippedInput() throws {
         let definitions =
             try AdapterRegistry.builtInDefinitions()

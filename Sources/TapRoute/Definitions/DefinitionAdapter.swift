@@ -58,16 +58,24 @@ public struct DefinitionAdapter: PayloadAdapter {
         // Detection asks every adapter in turn, so most inputs are not this vendor's: a
         // `recognize` that reads only keys near the root runs on the input as it is, without
         // the run state a full read sets up.
+        recognizes(input, rootAdmitted: false)
+    }
+
+    /// ``recognizes(_:)``, told whether the root filter (``DefinitionPlan/rootRequirement``)
+    /// is known to admit the input's root already (detection's ``DetectionPrefilter`` asked
+    /// it for every definition at once), so that it is not asked again.
+    func recognizes(_ input: InputEvent, rootAdmitted: Bool) -> Bool {
         if plan.recognizesInPlace {
+            let filter = rootAdmitted ? nil : plan.rootRequirement
             switch input.kind {
             case .notification(let userInfo, let action, let origin):
-                guard plan.readsNotification, plan.rootRequirement?.admits(userInfo) ?? true else { return false }
+                guard plan.readsNotification, filter?.admits(userInfo) ?? true else { return false }
                 return DRecognizer(plan: plan, root: userInfo, action: action, origin: origin).holds(plan.recognize)
             case .inAppMessage(let message, let action):
-                guard plan.readsInAppMessage, plan.rootRequirement?.admits(message) ?? true else { return false }
+                guard plan.readsInAppMessage, filter?.admits(message) ?? true else { return false }
                 return DRecognizer(plan: plan, root: message, action: action, origin: nil).holds(plan.recognize)
             case .vendorEvent(let event):
-                guard plan.readsVendorEvent, plan.rootRequirement?.admits(event) ?? true else { return false }
+                guard plan.readsVendorEvent, filter?.admits(event) ?? true else { return false }
                 return DRecognizer(plan: plan, root: event, action: nil, origin: nil).holds(plan.recognize)
             case .url, .userActivity:
                 break

@@ -31,6 +31,12 @@ public struct AdapterRegistry: Sendable {
     public let allowedSchemes: [AllowedScheme]
 
     private let detectionOrder: [any PayloadAdapter]
+    /// The root filters of the definitions in ``detectionOrder``, asked in one pass; `nil`
+    /// when no definition there has one.
+    private let prefilter: DetectionPrefilter?
+    /// For each position in ``detectionOrder``, the definition there when the prefilter
+    /// answers for it.
+    private let filteredDefinitions: [DefinitionAdapter?]
     private let byID: [String: any PayloadAdapter]
     private let link: LinkAdapter
 
@@ -215,7 +221,16 @@ public struct AdapterRegistry: Sendable {
         self.configuration = configuration
         self.adapters = adapters
         self.byID = byID
-        self.detectionOrder = adapters.filter { !($0 is LinkAdapter) }
+        let detectionOrder = adapters.filter { !($0 is LinkAdapter) }
+        self.detectionOrder = detectionOrder
+        let definitionsInOrder = detectionOrder.map { $0 as? DefinitionAdapter }
+        let prefilter = DetectionPrefilter(
+            definitionsInOrder.map { definition in
+                definition?.plan.rootRequirement.map { DRootRequirement(keys: $0.keys, prefixes: $0.prefixes) }
+            }
+        )
+        self.prefilter = prefilter.isEmpty ? nil : prefilter
+        self.filteredDefinitions = zip(definitionsInOrder, prefilter.bits).map { $1 == 0 ? nil : $0 }
         self.link = LinkAdapter()
         self.knownAdapterTypes = known
         self.knownDefinitions = knownDefinitions
@@ -260,8 +275,24 @@ public struct AdapterRegistry: Sendable {
         }
         // By index: each adapter is asked in place, and only the one that answers is copied.
         let order = detectionOrder
-        for i in order.indices where order[i].recognizes(input) {
-            return order[i]
+        if let prefilter, let root = input.kind.rootObject {
+            // The definitions' root filters, asked once for all of them when the first one
+            // is reached (the Swift adapters before it may answer first).
+            var admitted: UInt64?
+            for i in order.indices {
+                let bit = prefilter.bits[i]
+                if bit != 0, let definition = filteredDefinitions[i] {
+                    let known = admitted ?? prefilter.admitted(root)
+                    admitted = known
+                    if known & bit != 0, definition.recognizes(input, rootAdmitted: true) { return order[i] }
+                } else if order[i].recognizes(input) {
+                    return order[i]
+                }
+            }
+        } else {
+            for i in order.indices where order[i].recognizes(input) {
+                return order[i]
+            }
         }
         if link.recognizes(input) { return link }
         throw NormalizationError(

@@ -1,0 +1,118 @@
+/// The root filters of the definitions in a detection order, asked about an input's root
+/// object in one pass over its keys.
+///
+/// Detection asks each adapter in turn whether it recognizes the input, and most inputs are
+/// no definition's: asked one by one, each definition's ``DRootFilter`` reads every root key
+/// again. The prefilter reads each key once and answers for up to 64 definitions at a time: bit
+/// `n` of ``admitted(_:)`` is set when the `n`th filtered definition's filter would admit the
+/// root, so a definition whose bit is clear does not recognize the input (for the input kinds
+/// the filters apply to: a notification, an in-app message, a vendor event).
+struct DetectionPrefilter: Sendable {
+    /// For each position in the detection order, the bit of the definition there, or 0 when
+    /// the adapter there is not filtered (a Swift adapter, a definition without a root
+    /// requirement, or one past the 64th).
+    let bits: [UInt64]
+    /// The required keys, each with the bits of the definitions that require it.
+    private let keys: [(key: String, bits: UInt64)]
+    /// The required prefixes, each with the bits of the definitions that require it.
+    private let prefixes: [(prefix: String, bits: UInt64)]
+    /// Bit `n % 64` is set when some key is `n` bytes long.
+    private let keyLengths: UInt64
+    /// The first bytes of the prefixes, as a 256-bit set (bit `b % 64` of word `b / 64`).
+    private let prefixFirstBytes: (UInt64, UInt64, UInt64, UInt64)
+    /// The definitions with an empty prefix: they admit any root with a key.
+    private let anyKeyBits: UInt64
+
+    /// Whether no definition is filtered (detection then asks each adapter as it is).
+    var isEmpty: Bool { bits.allSatisfy { $0 == 0 } }
+
+    /// Builds the prefilter of `requirements`, one per position of a detection order (`nil`
+    /// for an adapter that is not filtered).
+    init(_ requirements: [DRootRequirement?]) {
+        var bits: [UInt64] = []
+        var keys: [(key: String, bits: UInt64)] = []
+        var prefixes: [(prefix: String, bits: UInt64)] = []
+        var anyKeyBits: UInt64 = 0
+        var next: UInt64 = 0
+        for requirement in requirements {
+            guard let requirement, next < 64 else {
+                bits.append(0)
+                continue
+            }
+            let bit: UInt64 = 1 << next
+            next += 1
+            bits.append(bit)
+            // Shared by byte, not by `==`: canonically equivalent keys of other lengths are
+            // different keys to the length test.
+            for key in requirement.keys {
+                if let i = keys.firstIndex(where: { $0.key.utf8.elementsEqual(key.utf8) }) {
+                    keys[i].bits |= bit
+                } else {
+                    keys.append((key, bit))
+                }
+            }
+            for prefix in requirement.prefixes {
+                if prefix.isEmpty {
+                    anyKeyBits |= bit
+                } else if let i = prefixes.firstIndex(where: { $0.prefix.utf8.elementsEqual(prefix.utf8) }) {
+                    prefixes[i].bits |= bit
+                } else {
+                    prefixes.append((prefix, bit))
+                }
+            }
+        }
+        self.bits = bits
+        self.keys = keys
+        self.prefixes = prefixes
+        self.anyKeyBits = anyKeyBits
+        keyLengths = keys.reduce(0) { $0 | 1 << UInt64($1.key.utf8.count & 63) }
+        var firstBytes: [UInt64] = [0, 0, 0, 0]
+        for (prefix, _) in prefixes {
+            if let first = prefix.utf8.first { firstBytes[Int(first >> 6)] |= 1 << UInt64(first & 63) }
+        }
+        prefixFirstBytes = (firstBytes[0], firstBytes[1], firstBytes[2], firstBytes[3])
+    }
+
+    /// The bits of the definitions whose root filter admits `root`: one of its keys is
+    /// required, or starts with a required prefix.
+    func admitted(_ root: JSONObject) -> UInt64 {
+        var result: UInt64 = root.isEmpty ? 0 : anyKeyBits
+        let keyLengths = keyLengths
+        let firstBytes = prefixFirstBytes
+        root.forEachKey { key in
+            let utf8 = key.utf8
+            let length = utf8.count
+            if keyLengths & (1 << UInt64(length & 63)) != 0 {
+                for candidate in keys where candidate.key.utf8.count == length && candidate.key == key {
+                    result |= candidate.bits
+                }
+            }
+            guard let first = utf8.first else { return }
+            let word: UInt64
+            switch first >> 6 {
+            case 0: word = firstBytes.0
+            case 1: word = firstBytes.1
+            case 2: word = firstBytes.2
+            default: word = firstBytes.3
+            }
+            guard word & (1 << UInt64(first & 63)) != 0 else { return }
+            for candidate in prefixes where candidate.prefix.utf8.count <= length && candidate.prefix.utf8.first == first {
+                if key.hasUTF8Prefix(candidate.prefix) { result |= candidate.bits }
+            }
+        }
+        return result
+    }
+}
+
+extension InputEvent.Kind {
+    /// The object a definition's root filter reads: a notification's `userInfo`, an in-app
+    /// message, a vendor event; `nil` for a URL or a user activity.
+    var rootObject: JSONObject? {
+        switch self {
+        case .notification(let userInfo, _, _): userInfo
+        case .inAppMessage(let message, _): message
+        case .vendorEvent(let event): event
+        case .url, .userActivity: nil
+        }
+    }
+}
