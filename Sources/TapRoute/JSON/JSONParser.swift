@@ -467,7 +467,7 @@ private struct Reader {
     mutating func readObject(depth: Int) throws(JSONParseError) -> JSONObject {
         if depth > maximumDepth { throw error(.tooDeep(limit: maximumDepth)) }
         position += 1  // {
-        var members: [JSONObject.Element] = []
+        var members: [JSONObject.Member] = []
         members.reserveCapacity(8)
         // Duplicate keys: a 64-bit Bloom filter of the keys while the object is small (a
         // real comparison only on a hit), a hash index of the keys once it is not, so that
@@ -506,7 +506,7 @@ private struct Reader {
                     members[existing].value = value
                 } else {
                     keyIndex?[key] = members.count
-                    members.append((key, value))
+                    members.append(JSONObject.Member(key, value))
                 }
             } else {
                 let keyBit = Self.bloomBit(bytes, from: keyStart + 1, to: keyEnd - 1, decodedCount: key.utf8.count)
@@ -514,7 +514,7 @@ private struct Reader {
                     members[existing].value = value
                 } else {
                     seenKeys |= keyBit
-                    members.append((key, value))
+                    members.append(JSONObject.Member(key, value))
                     if members.count > JSONObject.indexThreshold {
                         var index: [String: Int] = [:]
                         index.reserveCapacity(members.count * 2)

@@ -173,7 +173,23 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// search in order is faster than hashing).
     package static let indexThreshold = 16
 
-    private var storage: [Element]
+    /// One member as stored: a struct rather than the ``Element`` tuple, so that freeing an
+    /// object's members runs the struct's own destroy function per member instead of the
+    /// runtime's generic tuple one (which looks each field's type up).
+    package struct Member: Sendable {
+        /// The key.
+        var key: String
+        /// The value.
+        var value: JSONValue
+
+        /// A member.
+        init(_ key: String, _ value: JSONValue) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    private var storage: [Member]
     /// The position of each key in `storage`; `nil` while the object is small.
     private var index: [String: Int]?
 
@@ -199,18 +215,24 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// Creates an object from members known to have distinct keys, in linear time (the
     /// caller guarantees the keys differ).
     package init(uniqueMembers: [Element]) {
+        self.init(uniqueMembers: uniqueMembers.map { Member($0.key, $0.value) })
+    }
+
+    /// Creates an object from members known to have distinct keys, in linear time (the
+    /// caller guarantees the keys differ).
+    package init(uniqueMembers: [Member]) {
         storage = uniqueMembers
         index = uniqueMembers.count > Self.indexThreshold ? Self.makeIndex(uniqueMembers) : nil
     }
 
     /// Creates an object from members known to have distinct keys and the position of each
     /// key (the parser builds it while checking for duplicates).
-    init(uniqueMembers: [Element], index: [String: Int]?) {
+    init(uniqueMembers: [Member], index: [String: Int]?) {
         storage = uniqueMembers
         self.index = index
     }
 
-    private static func makeIndex(_ members: [Element]) -> [String: Int] {
+    private static func makeIndex(_ members: [Member]) -> [String: Int] {
         var index: [String: Int] = [:]
         index.reserveCapacity(members.count)
         for (i, member) in members.enumerated() { index[member.key] = i }
@@ -250,7 +272,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
                     remove(at: i)
                 }
             } else if let newValue {
-                storage.append((key, newValue))
+                storage.append(Member(key, newValue))
                 if index != nil {
                     index?[key] = storage.count - 1
                 } else if storage.count > Self.indexThreshold {
@@ -282,9 +304,23 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     }
 
     /// Returns an iterator over the members in order.
-    public func makeIterator() -> IndexingIterator<[Element]> {
-        storage.makeIterator()
+    public func makeIterator() -> Iterator {
+        Iterator(members: storage.makeIterator())
     }
+
+    /// An iterator over an object's members in order.
+    public struct Iterator: IteratorProtocol {
+        var members: IndexingIterator<[Member]>
+
+        /// The next member, or `nil` after the last.
+        public mutating func next() -> Element? {
+            guard let member = members.next() else { return nil }
+            return (member.key, member.value)
+        }
+    }
+
+    /// The number of members (a sequence's lower bound on its count).
+    public var underestimatedCount: Int { storage.count }
 
     /// Removes and returns the value for `key`.
     @discardableResult
@@ -309,7 +345,9 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// Two objects are equal when they have the same keys with equal values, in any order.
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.storage.count == rhs.storage.count else { return false }
-        for (key, value) in lhs.storage {
+        for member in lhs.storage {
+            let key = member.key
+            let value = member.value
             guard let other = rhs[key], other == value else { return false }
         }
         return true
