@@ -60,22 +60,24 @@ public struct HandlingPolicy: Sendable {
     ///   - input: the event it came from (its `phase` and `automaticallyOpenDeeplinks`).
     public func resolve(_ result: AdapterResult, vendor: String, input: InputEvent) -> Resolution {
         var rejected: [RejectedURL] = []
-        let interaction = interaction(result, vendor: vendor, input: input, rejected: &rejected)
+        var result = result
+        let interaction = interaction(taking: &result, vendor: vendor, input: input, rejected: &rejected)
         return Resolution(interaction: interaction, rejectedURLs: rejected)
     }
 
     /// ``resolve(_:vendor:input:)``'s interaction, the refused URLs appended to `rejected`:
     /// returned as it is built, not copied out of a ``Resolution`` (the record path asks for
-    /// the interaction alone).
+    /// the interaction alone). The result's strings, objects and arrays are moved into the
+    /// interaction, not copied: `result` is left with empty ones.
     func interaction(
-        _ result: AdapterResult,
+        taking result: inout AdapterResult,
         vendor: String,
         input: InputEvent,
         rejected: inout [RejectedURL]
     ) -> Interaction {
-        var warnings = result.warnings
+        var warnings = Self.take(&result.warnings, leaving: [])
         let destination = resolve(result.destination, at: .destination, warnings: &warnings, rejected: &rejected)
-        var buttons = result.buttons
+        var buttons = Self.take(&result.buttons, leaving: [])
         for i in buttons.indices {
             buttons[i].destination = resolve(
                 buttons[i].destination,
@@ -97,19 +99,29 @@ public struct HandlingPolicy: Sendable {
         } else {
             handling = .app
         }
+        var messageId = Self.take(&result.messageId, leaving: nil)
+        if messageId?.isEmpty == true { messageId = nil }
         return Interaction(
             vendor: vendor,
             channel: result.channel,
-            trigger: result.trigger,
+            trigger: Self.take(&result.trigger, leaving: .tap),
             destination: destination,
             handling: handling,
-            messageId: result.messageId.flatMap { $0.isEmpty ? nil : $0 },
-            payload: result.payload,
-            tracking: result.tracking,
+            messageId: messageId,
+            payload: Self.take(&result.payload, leaving: JSONObject()),
+            tracking: Self.take(&result.tracking, leaving: JSONObject()),
             buttons: buttons,
             phase: input.phase,
             warnings: warnings
         )
+    }
+
+    /// The value in `place`, moved out (no copy), `empty` left in its stead.
+    @inline(__always)
+    private static func take<Value>(_ place: inout Value, leaving empty: Value) -> Value {
+        var taken = empty
+        swap(&taken, &place)
+        return taken
     }
 
     /// ``resolve(_:warnings:label:)`` for one place of an interaction, recording a refused URL.

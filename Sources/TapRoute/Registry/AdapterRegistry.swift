@@ -309,7 +309,7 @@ public struct AdapterRegistry: Sendable {
         // The interaction as the policy builds it, not copied out of a `Resolution`.
         var rejected: [RejectedURL] = []
         return try resolve(input) { result, vendor in
-            policy.interaction(result, vendor: vendor, input: input, rejected: &rejected)
+            policy.interaction(taking: &result, vendor: vendor, input: input, rejected: &rejected)
         }
     }
 
@@ -326,13 +326,13 @@ public struct AdapterRegistry: Sendable {
     /// warnings first, to `finish` with the adapter's id.
     private func resolve<Resolved>(
         _ input: InputEvent,
-        _ finish: (AdapterResult, String) -> Resolved
+        _ finish: (inout AdapterResult, String) -> Resolved
     ) throws(NormalizationError) -> Resolved {
         let adapter = try adapter(for: input)
         var reader = PayloadReader(limits: configuration.limits, for: input)
         var result = try adapter.read(input, using: &reader)
         result.warnings = reader.takeWarnings() + result.warnings
-        return finish(result, adapter.id)
+        return finish(&result, adapter.id)
     }
 
     /// Normalizes one envelope given as JSON.
