@@ -160,6 +160,9 @@ final class DRootFilter: Sendable {
     let prefixFirstBytes: [UInt64]
     /// Whether some prefix is empty (then every key has it).
     let emptyPrefix: Bool
+    /// Whether there is any prefix (most filters have keys only, and skip reading a key's
+    /// first byte).
+    let hasPrefixes: Bool
 
     init(_ requirement: DRootRequirement) {
         keys = requirement.keys
@@ -171,6 +174,7 @@ final class DRootFilter: Sendable {
         }
         prefixFirstBytes = firstBytes
         emptyPrefix = requirement.prefixes.contains("")
+        hasPrefixes = !requirement.prefixes.isEmpty
     }
 
     /// Whether `root` has one of the keys or a key with one of the prefixes.
@@ -182,7 +186,7 @@ final class DRootFilter: Sendable {
             if keyLengths & (1 << UInt64(length & 63)) != 0 {
                 for candidate in keys where candidate.utf8.count == length && candidate == key { return true }
             }
-            guard let first = utf8.first, prefixFirstBytes[Int(first >> 6)] & (1 << UInt64(first & 63)) != 0 else {
+            guard hasPrefixes, let first = utf8.first, prefixFirstBytes[Int(first >> 6)] & (1 << UInt64(first & 63)) != 0 else {
                 return false
             }
             for prefix in prefixes where prefix.utf8.count <= length && prefix.utf8.first == first {

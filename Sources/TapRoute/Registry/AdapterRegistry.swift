@@ -276,12 +276,19 @@ public struct AdapterRegistry: Sendable {
         // By index: each adapter is asked in place, and only the one that answers is copied.
         let order = detectionOrder
         if let prefilter, let root = input.kind.rootObject {
-            // The definitions' root filters, asked once for all of them when the first one
-            // is reached (the Swift adapters before it may answer first).
+            // The first filtered definition reached asks its own filter (an app's own
+            // definition, first in the order, usually answers); from the second on, the
+            // filters of all of them are asked at once, when first needed.
             var admitted: UInt64?
+            var firstAsked = false
             for i in order.indices {
                 let bit = prefilter.bits[i]
                 if bit != 0, let definition = filteredDefinitions[i] {
+                    guard firstAsked else {
+                        firstAsked = true
+                        if definition.recognizes(input, rootAdmitted: false) { return order[i] }
+                        continue
+                    }
                     let known = admitted ?? prefilter.admitted(root)
                     admitted = known
                     if known & bit != 0, definition.recognizes(input, rootAdmitted: true) { return order[i] }

@@ -79,6 +79,7 @@ struct DetectionPrefilter: Sendable {
         var result: UInt64 = root.isEmpty ? 0 : anyKeyBits
         let keyLengths = keyLengths
         let firstBytes = prefixFirstBytes
+        let hasPrefixes = !prefixes.isEmpty
         root.forEachKey { key in
             let utf8 = key.utf8
             let length = utf8.count
@@ -87,7 +88,7 @@ struct DetectionPrefilter: Sendable {
                     result |= candidate.bits
                 }
             }
-            guard let first = utf8.first else { return }
+            guard hasPrefixes, let first = utf8.first else { return }
             let word: UInt64
             switch first >> 6 {
             case 0: word = firstBytes.0
