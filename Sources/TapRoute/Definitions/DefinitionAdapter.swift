@@ -529,12 +529,14 @@ struct DContext {
         return holds(when)
     }
 
-    static func equal(_ v: JSONValue, _ literal: DLiteral, _ match: DMatch) -> Bool {
+    /// Whether `v` equals literal `i` of `literals` under `match`; the literal is read where
+    /// it is kept, not copied (this runs for every `equals` and `oneOf` a record meets).
+    static func equal(_ v: JSONValue, literal i: Int, of literals: [DLiteral], _ match: DMatch) -> Bool {
         if case .string(let s) = v {
-            guard case .string = literal.value else { return false }
-            return DFold.matches(s, text: literal.folded, match)
+            guard case .string = literals[i].value else { return false }
+            return DFold.matches(s, text: literals[i].folded, match)
         }
-        return v == literal.value
+        return v == literals[i].value
     }
 
     // MARK: - Values
@@ -961,7 +963,7 @@ struct DRecognizer {
         case .isType(_, let type): return DContext.Shape.of(value).is(type)
         case .isTrue: return PayloadReader.boolean(value) == true
         case .equals(_, let literal, let match):
-            return DContext.equal(value, plan.literals[literal], match)
+            return DContext.equal(value, literal: literal, of: plan.literals, match)
         case .oneOf(_, let literals, let match):
             if case .string(let s) = value {
                 // The text is folded once for all the literals; no string equals a literal
@@ -973,7 +975,7 @@ struct DRecognizer {
                     return literal.folded
                 } != nil
             }
-            for i in literals where DContext.equal(value, plan.literals[i], match) { return true }
+            for i in literals where DContext.equal(value, literal: i, of: plan.literals, match) { return true }
             return false
         case .anyKeyHasPrefix(_, let prefix):
             guard case .object(let o) = value else { return false }
