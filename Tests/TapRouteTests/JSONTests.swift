@@ -10,6 +10,26 @@ import Testing
         #expect(value.objectValue?.keys == ["z", "a", "m"])
     }
 
+    /// Iterating an object gives its members in order as `(key:, value:)` pairs, also after
+    /// members are replaced, removed and added, and its iterator can cross threads.
+    @Test func iterationGivesTheMembersInOrder() throws {
+        var object = try json(#"{"b": 1, "a": [true], "c": {"d": null}, "e": "x"}"#).objectValue ?? [:]
+        object["a"] = "replaced"
+        object["c"] = nil
+        object["f"] = 2
+        let members = Array(object)
+        #expect(members.map(\.key) == ["b", "a", "e", "f"])
+        #expect(members.map(\.value) == [1, "replaced", "x", 2])
+        #expect(object.underestimatedCount == 4)
+        var iterator = object.makeIterator()
+        #expect(iterator.next()?.key == "b")
+        func requireSendable<T: Sendable>(_: T) {}
+        requireSendable(iterator)
+        let empty = JSONObject()
+        #expect(Array(empty).isEmpty)
+        #expect(empty.underestimatedCount == 0)
+    }
+
     @Test func objectsCompareWithoutRegardToOrder() throws {
         #expect(try JSONValue(parsing: #"{"a":1,"b":2}"#) == JSONValue(parsing: #"{"b":2,"a":1}"#))
         #expect(try JSONValue(parsing: "[1,2]") != JSONValue(parsing: "[2,1]"))

@@ -309,7 +309,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     }
 
     /// An iterator over an object's members in order.
-    public struct Iterator: IteratorProtocol {
+    public struct Iterator: IteratorProtocol, Sendable {
         var members: IndexingIterator<[Member]>
 
         /// The next member, or `nil` after the last.
