@@ -148,52 +148,23 @@ struct DRootRequirement: Sendable {
     var prefixes: [String]
 }
 
-/// A ``DRootRequirement`` made for asking about every input: a key is compared with the
-/// required keys only when one of them has its UTF-8 length, and with the prefixes only when
-/// one of them starts with its first byte (most keys pass neither test).
+/// A ``DRootRequirement`` made for asking about every input: the ``DetectionPrefilter`` of
+/// this one requirement (a key is compared with the required keys only when one of them has
+/// its UTF-8 length, and with the prefixes only when one of them starts with its first byte;
+/// most keys pass neither test).
 final class DRootFilter: Sendable {
-    let keys: [String]
-    let prefixes: [String]
-    /// Bit `n % 64` is set when some key is `n` bytes long.
-    let keyLengths: UInt64
-    /// The first bytes of the prefixes, as a 256-bit set (bit `b % 64` of word `b / 64`).
-    let prefixFirstBytes: [UInt64]
-    /// Whether some prefix is empty (then every key has it).
-    let emptyPrefix: Bool
-    /// Whether there is any prefix (most filters have keys only, and skip reading a key's
-    /// first byte).
-    let hasPrefixes: Bool
+    /// The requirement it asks about.
+    let requirement: DRootRequirement
+    private let prefilter: DetectionPrefilter
 
     init(_ requirement: DRootRequirement) {
-        keys = requirement.keys
-        prefixes = requirement.prefixes
-        keyLengths = requirement.keys.reduce(0) { $0 | 1 << UInt64($1.utf8.count & 63) }
-        var firstBytes: [UInt64] = [0, 0, 0, 0]
-        for prefix in requirement.prefixes {
-            if let first = prefix.utf8.first { firstBytes[Int(first >> 6)] |= 1 << UInt64(first & 63) }
-        }
-        prefixFirstBytes = firstBytes
-        emptyPrefix = requirement.prefixes.contains("")
-        hasPrefixes = !requirement.prefixes.isEmpty
+        self.requirement = requirement
+        prefilter = DetectionPrefilter([requirement])
     }
 
     /// Whether `root` has one of the keys or a key with one of the prefixes.
     func admits(_ root: JSONObject) -> Bool {
-        if emptyPrefix { return !root.isEmpty }
-        return root.containsKey { key in
-            let utf8 = key.utf8
-            let length = utf8.count
-            if keyLengths & (1 << UInt64(length & 63)) != 0 {
-                for candidate in keys where candidate.utf8.count == length && candidate == key { return true }
-            }
-            guard hasPrefixes, let first = utf8.first, prefixFirstBytes[Int(first >> 6)] & (1 << UInt64(first & 63)) != 0 else {
-                return false
-            }
-            for prefix in prefixes where prefix.utf8.count <= length && prefix.utf8.first == first {
-                if key.hasUTF8Prefix(prefix) { return true }
-            }
-            return false
-        }
+        prefilter.admitted(root) != 0
     }
 }
 

@@ -226,7 +226,7 @@ public struct AdapterRegistry: Sendable {
         let definitionsInOrder = detectionOrder.map { $0 as? DefinitionAdapter }
         let prefilter = DetectionPrefilter(
             definitionsInOrder.map { definition in
-                definition?.plan.rootRequirement.map { DRootRequirement(keys: $0.keys, prefixes: $0.prefixes) }
+                definition?.plan.rootRequirement?.requirement
             }
         )
         self.prefilter = prefilter.isEmpty ? nil : prefilter

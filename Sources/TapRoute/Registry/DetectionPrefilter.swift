@@ -22,6 +22,8 @@ struct DetectionPrefilter: Sendable {
     private let prefixFirstBytes: (UInt64, UInt64, UInt64, UInt64)
     /// The definitions with an empty prefix: they admit any root with a key.
     private let anyKeyBits: UInt64
+    /// The bits of every filtered definition: once all are set, the other keys are not read.
+    private let allBits: UInt64
 
     /// Whether no definition is filtered (detection then asks each adapter as it is).
     var isEmpty: Bool { bits.allSatisfy { $0 == 0 } }
@@ -65,6 +67,7 @@ struct DetectionPrefilter: Sendable {
         self.keys = keys
         self.prefixes = prefixes
         self.anyKeyBits = anyKeyBits
+        allBits = bits.reduce(0, |)
         keyLengths = keys.reduce(0) { $0 | 1 << UInt64($1.key.utf8.count & 63) }
         var firstBytes: [UInt64] = [0, 0, 0, 0]
         for (prefix, _) in prefixes {
@@ -80,7 +83,10 @@ struct DetectionPrefilter: Sendable {
         let keyLengths = keyLengths
         let firstBytes = prefixFirstBytes
         let hasPrefixes = !prefixes.isEmpty
-        root.forEachKey { key in
+        let allBits = allBits
+        if result == allBits { return result }
+        // Reads the keys until one sets the last bit (for one definition: its first match).
+        _ = root.containsKey { key in
             let utf8 = key.utf8
             let length = utf8.count
             if keyLengths & (1 << UInt64(length & 63)) != 0 {
@@ -88,7 +94,7 @@ struct DetectionPrefilter: Sendable {
                     result |= candidate.bits
                 }
             }
-            guard hasPrefixes, let first = utf8.first else { return }
+            guard hasPrefixes, let first = utf8.first else { return result == allBits }
             let word: UInt64
             switch first >> 6 {
             case 0: word = firstBytes.0
@@ -96,10 +102,11 @@ struct DetectionPrefilter: Sendable {
             case 2: word = firstBytes.2
             default: word = firstBytes.3
             }
-            guard word & (1 << UInt64(first & 63)) != 0 else { return }
+            guard word & (1 << UInt64(first & 63)) != 0 else { return result == allBits }
             for candidate in prefixes where candidate.prefix.utf8.count <= length && candidate.prefix.utf8.first == first {
                 if key.hasUTF8Prefix(candidate.prefix) { result |= candidate.bits }
             }
+            return result == allBits
         }
         return result
     }
