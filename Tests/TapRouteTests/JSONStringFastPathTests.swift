@@ -163,6 +163,36 @@ import Testing
         }
     }
 
+    /// The fast path reads a `\u` escape's four digits as one word: every byte in every
+    /// position, around digits of each kind (`0`, `9`, `a`, `F`), must give what the
+    /// in-order reader gives — the same scalar, or the same error at the same place — and
+    /// the scalar the digits spell.
+    @Test func unicodeEscapeDigitsReadAsOneWordAgreeWithTheInOrderReader() throws {
+        var decoded = 0
+        for filler in ["0", "9", "a", "F"] {
+            for position in 0..<4 {
+                for byte in UInt8.min...UInt8.max {
+                    var digits = Array(String(repeating: filler, count: 4).utf8)
+                    digits[position] = byte
+                    // Twelve bytes before the escape, so that the word loads run on both
+                    // sides of it.
+                    let document = Array(#"["abcdefghijkl\u"#.utf8) + digits + Array(#"xyz"]"#.utf8)
+                    let fast = outcome(document, inOrder: false)
+                    #expect(fast == outcome(document, inOrder: true), "\(digits)")
+                    guard case .success(.array(let values)) = fast, case .string(let text)? = values.first else { continue }
+                    let hex = try #require(UInt32(String(decoding: digits, as: UTF8.self), radix: 16))
+                    if let scalar = Unicode.Scalar(hex) {
+                        #expect(text == "abcdefghijkl" + String(Character(scalar)) + "xyz")
+                        decoded += 1
+                    }
+                }
+            }
+        }
+        // 22 hexadecimal digits in each of four positions around four fillers (352), less
+        // the few that spell a lone surrogate (`d999`, `daaa`, `dFFF`, …).
+        #expect(decoded > 330)
+    }
+
     @Test func fastPathReadsLongStringsAcrossWordBoundaries() throws {
         for length in 0..<40 {
             for special in ["\\\"", "é", "\\u00e9", "\\n"] {

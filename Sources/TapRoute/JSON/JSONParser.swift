@@ -687,47 +687,64 @@ private struct Reader {
             guard i + 1 < count else { return nil }
             let e = source[i + 1]
             i += 2
-            switch e {
-            case UInt8(ascii: "\""): target[o] = 0x22
-            case UInt8(ascii: "\\"): target[o] = 0x5C
-            case UInt8(ascii: "/"): target[o] = 0x2F
-            case UInt8(ascii: "b"): target[o] = 0x08
-            case UInt8(ascii: "f"): target[o] = 0x0C
-            case UInt8(ascii: "n"): target[o] = 0x0A
-            case UInt8(ascii: "r"): target[o] = 0x0D
-            case UInt8(ascii: "t"): target[o] = 0x09
-            case UInt8(ascii: "u"):
-                guard var scalar = hex4(source, at: i, count: count) else { return nil }
-                i += 4
-                if scalar >= 0xD800 && scalar < 0xDC00 {
-                    guard i + 1 < count, source[i] == UInt8(ascii: "\\"), source[i + 1] == UInt8(ascii: "u"),
-                        let low = hex4(source, at: i + 2, count: count), low >= 0xDC00 && low < 0xE000
-                    else { return nil }
-                    i += 6
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                } else if scalar >= 0xDC00 && scalar < 0xE000 {
-                    return nil
-                }
-                o += writeUTF8(scalar, to: target + o)
+            // The commonest escapes first: `\"`, `\\` and `\/` stand for the byte escaped.
+            if e == UInt8(ascii: "\"") || e == UInt8(ascii: "\\") || e == UInt8(ascii: "/") {
+                target[o] = e
+                o += 1
                 continue
-            default:
+            }
+            if e != UInt8(ascii: "u") {
+                switch e {
+                case UInt8(ascii: "b"): target[o] = 0x08
+                case UInt8(ascii: "f"): target[o] = 0x0C
+                case UInt8(ascii: "n"): target[o] = 0x0A
+                case UInt8(ascii: "r"): target[o] = 0x0D
+                case UInt8(ascii: "t"): target[o] = 0x09
+                default: return nil
+                }
+                o += 1
+                continue
+            }
+            guard var scalar = hex4(source, at: i, count: count) else { return nil }
+            i += 4
+            if scalar >= 0xD800 && scalar < 0xDC00 {
+                guard i + 1 < count, source[i] == UInt8(ascii: "\\"), source[i + 1] == UInt8(ascii: "u"),
+                    let low = hex4(source, at: i + 2, count: count), low >= 0xDC00 && low < 0xE000
+                else { return nil }
+                i += 6
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            } else if scalar >= 0xDC00 && scalar < 0xE000 {
                 return nil
             }
-            o += 1
+            o += writeUTF8(scalar, to: target + o)
         }
         return o
     }
 
     /// The value of four hexadecimal digits at `i`, or `nil`.
+    ///
+    /// The four bytes are read as one word and checked and converted together, without a
+    /// branch per digit: each byte must be `0`–`9` or, with its case bit set, `a`–`f`.
     @inline(__always)
     static func hex4(_ source: UnsafePointer<UInt8>, at i: Int, count: Int) -> UInt32? {
         guard i + 4 <= count else { return nil }
-        var value: UInt32 = 0
-        for k in 0..<4 {
-            guard let digit = ASCIIHex.value(source[i + k]) else { return nil }
-            value = value << 4 | UInt32(digit)
-        }
-        return value
+        let word = UInt32(littleEndian: UnsafeRawPointer(source + i).loadUnaligned(as: UInt32.self))
+        let ones: UInt32 = 0x0101_0101
+        let highs: UInt32 = 0x8080_8080
+        guard word & highs == 0 else { return nil }
+        // With every byte below 0x80, `x + (0x80 - c)` sets a byte's high bit exactly when
+        // that byte is at least `c`, and no byte carries into the next.
+        @inline(__always) func atLeast(_ x: UInt32, _ c: UInt32) -> UInt32 { (x &+ ones &* (0x80 - c)) & highs }
+        let lower = word | 0x2020_2020
+        let digits = atLeast(word, 0x30) & ~atLeast(word, 0x3A)
+        let letters = atLeast(lower, 0x61) & ~atLeast(lower, 0x67)
+        guard digits | letters == highs else { return nil }
+        // A digit's value is its low four bits; a letter's (`a` = 0x61) is its low four bits
+        // plus nine.
+        let values = (word & 0x0F0F_0F0F) &+ (letters >> 7) &* 9
+        // The first byte is the most significant digit.
+        let pairs = (values & 0x000F_000F) << 4 | (values >> 8) & 0x000F_000F
+        return (pairs & 0xFF) << 8 | (pairs >> 16) & 0xFF
     }
 
     /// Writes `scalar` as UTF-8 at `target`; returns the number of bytes.
