@@ -39,6 +39,15 @@ public struct AdapterRegistry: Sendable {
     private let filteredDefinitions: [DefinitionAdapter?]
     private let byID: [String: any PayloadAdapter]
     private let link: LinkAdapter
+    /// What the registry was built from besides its configuration, for ``replica()``.
+    private let inputs: Inputs
+
+    /// The adapter types, definitions and classifier a registry was given.
+    private struct Inputs: Sendable {
+        let adapterTypes: [any PayloadAdapter.Type]
+        let definitions: [AdapterDefinition]
+        let classifier: URLClassifier?
+    }
 
     /// Builds a registry.
     ///
@@ -232,6 +241,7 @@ public struct AdapterRegistry: Sendable {
         self.prefilter = prefilter.isEmpty ? nil : prefilter
         self.filteredDefinitions = zip(definitionsInOrder, prefilter.bits).map { $1 == 0 ? nil : $0 }
         self.link = LinkAdapter()
+        self.inputs = Inputs(adapterTypes: adapterTypes, definitions: definitions, classifier: classifier)
         self.knownAdapterTypes = known
         self.knownDefinitions = knownDefinitions
         let allowed = AllowedScheme.effective(configuration: configuration, adapters: adapters)
@@ -240,6 +250,28 @@ public struct AdapterRegistry: Sendable {
             configuration: configuration,
             classifier: classifier,
             trustedSchemes: adapters.flatMap(\.claimedSchemes)
+        )
+    }
+
+    /// The same registry built a second time — from the same configuration, adapter types,
+    /// definitions and classifier — for another thread.
+    ///
+    /// It normalizes every input exactly as this one does, but its adapters, policy and
+    /// detection tables are objects of its own: threads that each normalize with their own
+    /// registry do not take turns on the reference counts of shared objects (each retain or
+    /// release of an object another core just touched moves its cache line between the cores).
+    /// `normalize --jobs` gives each thread one. The configuration's values and the compiled
+    /// definitions are shared; they are read, and rarely retained, per record.
+    package func replica() -> AdapterRegistry {
+        // Building is deterministic: the same inputs give the same adapters, and the same
+        // errors (already reported for this registry) for any that could not be built.
+        var errors = ConfigurationErrorList()
+        return AdapterRegistry(
+            configuration: configuration,
+            adapterTypes: inputs.adapterTypes,
+            definitions: inputs.definitions,
+            classifier: inputs.classifier,
+            errors: &errors
         )
     }
 
