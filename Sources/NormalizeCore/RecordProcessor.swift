@@ -258,6 +258,12 @@ package struct RecordProcessor: Sendable {
 
     /// Normalizes the lines `lines` of `block` in parallel runs and writes their output in
     /// order; returns the number of failed records.
+    ///
+    /// The round is cut into runs of contiguous lines, each with its own output buffer; up to
+    /// `jobs` workers take the runs in order, one at a time, until none is left. Each worker
+    /// normalizes with a registry of its own (``AdapterRegistry/replica()``, made for the
+    /// first parallel round) and its own key cache, so the threads share no object whose
+    /// reference count changes per record.
     private func processRound(
         _ block: UnsafeBufferPointer<UInt8>,
         lines: Range<Int>,
@@ -272,36 +278,54 @@ package struct RecordProcessor: Sendable {
         // records, a busy core) the others take over the remaining runs, and at the end of a
         // round the other threads wait for at most one short run.
         let runs = jobs == 1 ? 1 : max(1, min(jobs * 16, lines.count / 64))
+        let workerCount = min(jobs, runs)
         while workspace.outputs.count < runs { workspace.outputs.append(RunOutput()) }
+        while workspace.workers.count < workerCount {
+            let processor =
+                workspace.workers.isEmpty
+                ? self : RecordProcessor(registry: registry.replica(), vendor: vendor, pretty: pretty, encoder: encoder)
+            workspace.workers.append(Worker(processor))
+        }
+        let workers = workspace.workers
         var failedPerRun = [Int](repeating: 0, count: runs)
         workspace.outputs.withUnsafeMutableBufferPointer { outputs in
             failedPerRun.withUnsafeMutableBufferPointer { failures in
                 // Each run touches only its own output buffer and failure count, and reads
-                // only its own lines of the block.
+                // only its own lines of the block; each worker only its own processor and keys.
                 nonisolated(unsafe) let outputs = outputs
                 nonisolated(unsafe) let failures = failures
                 nonisolated(unsafe) let block = block
-                let work: @Sendable (Int) -> Void = { run in
-                    let from = lines.lowerBound + lines.count * run / runs
-                    let to = lines.lowerBound + lines.count * (run + 1) / runs
-                    let output = outputs[run]
-                    output.buffer.removeAll()
-                    var failed = 0
-                    var start = from == 0 ? 0 : lineEnds[from - 1] + 1
-                    for index in from..<to {
-                        let record = UnsafeBufferPointer(rebasing: block[start..<lineEnds[index]])
-                        start = lineEnds[index] + 1
-                        guard !Self.isBlank(record) else { continue }
-                        if self.output(for: record, line: firstLine + index, name: name, keys: output.keys, into: &output.buffer) {
-                            failed += 1
+                let queue = RunQueue(count: runs)
+                let work: @Sendable (Int) -> Void = { index in
+                    let worker = workers[index]
+                    while let run = queue.next() {
+                        let from = lines.lowerBound + lines.count * run / runs
+                        let to = lines.lowerBound + lines.count * (run + 1) / runs
+                        let output = outputs[run]
+                        output.buffer.removeAll()
+                        var failed = 0
+                        var start = from == 0 ? 0 : lineEnds[from - 1] + 1
+                        for index in from..<to {
+                            let record = UnsafeBufferPointer(rebasing: block[start..<lineEnds[index]])
+                            start = lineEnds[index] + 1
+                            guard !Self.isBlank(record) else { continue }
+                            if worker.processor.output(
+                                for: record,
+                                line: firstLine + index,
+                                name: name,
+                                keys: worker.keys,
+                                into: &output.buffer
+                            ) {
+                                failed += 1
+                            }
                         }
+                        failures[run] = failed
                     }
-                    failures[run] = failed
                 }
-                if runs == 1 {
+                if workerCount == 1 {
                     work(0)
                 } else {
-                    DispatchQueue.concurrentPerform(iterations: runs, execute: work)
+                    DispatchQueue.concurrentPerform(iterations: workerCount, execute: work)
                 }
             }
         }
@@ -442,6 +466,8 @@ package struct RecordProcessor: Sendable {
         var lineEnds: [Int] = []
         /// One output buffer per parallel run.
         var outputs: [RunOutput] = []
+        /// One worker per thread of a round, the first normalizing with the processor itself.
+        var workers: [Worker] = []
         /// The number of lines in the current block.
         var lineCount: Int { lineEnds.count }
     }
@@ -449,9 +475,47 @@ package struct RecordProcessor: Sendable {
     /// The output buffer of one parallel run, kept from block to block.
     package final class RunOutput {
         var buffer = JSONOutputBuffer(capacity: 1 << 16)
-        /// The object keys of the run's records so far, reused by the next (a run is
-        /// normalized by one thread at a time).
-        let keys = JSONKeyCache()
+        /// Keeps the next run's buffer, which another thread writes at the same time, off
+        /// this one's cache line.
+        private let padding: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+    }
+
+    /// What one thread of a round normalizes with: a processor whose registry it shares with
+    /// no other thread, and the object keys of the records it has read so far.
+    package final class Worker: Sendable {
+        let processor: RecordProcessor
+        /// Used by one thread at a time: the worker's.
+        nonisolated(unsafe) let keys = JSONKeyCache()
+
+        init(_ processor: RecordProcessor) {
+            self.processor = processor
+        }
+    }
+
+    /// Hands out the run numbers `0..<count`, each once and in order, to the threads that ask.
+    final class RunQueue: @unchecked Sendable {
+        private let count: Int
+        private var taken = 0
+        private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+        init(count: Int) {
+            self.count = count
+            pthread_mutex_init(mutex, nil)
+        }
+
+        deinit {
+            pthread_mutex_destroy(mutex)
+            mutex.deallocate()
+        }
+
+        /// The next run, or `nil` when every run has been handed out.
+        func next() -> Int? {
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            guard taken < count else { return nil }
+            taken += 1
+            return taken - 1
+        }
     }
 
     package static func isBlank(_ record: UnsafeBufferPointer<UInt8>) -> Bool {
