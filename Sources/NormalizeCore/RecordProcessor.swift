@@ -298,6 +298,9 @@ package struct RecordProcessor: Sendable {
                 let queue = RunQueue(count: runs)
                 let work: @Sendable (Int) -> Void = { index in
                     let worker = workers[index]
+                    // Copied out of the worker once, not for each record.
+                    let processor = worker.processor
+                    let keys = worker.keys
                     while let run = queue.next() {
                         let from = lines.lowerBound + lines.count * run / runs
                         let to = lines.lowerBound + lines.count * (run + 1) / runs
@@ -309,13 +312,7 @@ package struct RecordProcessor: Sendable {
                             let record = UnsafeBufferPointer(rebasing: block[start..<lineEnds[index]])
                             start = lineEnds[index] + 1
                             guard !Self.isBlank(record) else { continue }
-                            if worker.processor.output(
-                                for: record,
-                                line: firstLine + index,
-                                name: name,
-                                keys: worker.keys,
-                                into: &output.buffer
-                            ) {
+                            if processor.output(for: record, line: firstLine + index, name: name, keys: keys, into: &output.buffer) {
                                 failed += 1
                             }
                         }
@@ -474,7 +471,9 @@ package struct RecordProcessor: Sendable {
 
     /// The output buffer of one parallel run, kept from block to block.
     package final class RunOutput {
-        var buffer = JSONOutputBuffer(capacity: 1 << 16)
+        /// Written by one thread at a time (the worker that took the run), then read by the
+        /// main thread after the round: no access needs checking while the program runs.
+        @exclusivity(unchecked) var buffer = JSONOutputBuffer(capacity: 1 << 16)
         /// Keeps the next run's buffer, which another thread writes at the same time, off
         /// this one's cache line.
         private let padding: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
