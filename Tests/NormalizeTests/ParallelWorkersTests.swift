@@ -1,0 +1,133 @@
+import Foundation
+import NormalizeCore
+import TapRoute
+import TapRouteTestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `normalize --jobs N` gives each of its threads a registry of its own
+/// (`AdapterRegistry.replica()`), so that no adapter object is used by two threads
+/// (docs/cli.md, docs/performance.md "Both cores, in order").
+@Suite struct ParallelWorkersTests {
+    /// Which adapter instances read records, and whether two threads ever read with the same
+    /// instance at once.
+    final class Sightings: @unchecked Sendable {
+        private let lock = NSLock()
+        private var reading: [ObjectIdentifier: Int] = [:]
+        private var used: Set<ObjectIdentifier> = []
+        private var overlaps = 0
+
+        /// Notes that a read with `adapter` begins.
+        func begin(_ adapter: AnyObject) {
+            lock.lock()
+            let id = ObjectIdentifier(adapter)
+            if reading[id, default: 0] > 0 { overlaps += 1 }
+            reading[id, default: 0] += 1
+            used.insert(id)
+            lock.unlock()
+        }
+
+        /// Notes that a read with `adapter` ended.
+        func end(_ adapter: AnyObject) {
+            lock.lock()
+            reading[ObjectIdentifier(adapter), default: 0] -= 1
+            lock.unlock()
+        }
+
+        /// The instances used and the number of reads that began while another thread was
+        /// reading with the same instance; starts counting afresh.
+        func take() -> (used: Int, overlaps: Int) {
+            lock.lock()
+            defer {
+                used = []
+                overlaps = 0
+                lock.unlock()
+            }
+            return (used.count, overlaps)
+        }
+    }
+
+    static let sightings = Sightings()
+
+    /// An adapter that is a class, noting each read it does (``Sightings``).
+    final class ThreadProbeAdapter: PayloadAdapter {
+        static let id = "thread-probe"
+
+        init(configuration: AdapterConfiguration) {}
+
+        func recognizes(_ input: InputEvent) -> Bool {
+            if case .vendorEvent(let event) = input.kind, event["probe"] != nil { return true }
+            return false
+        }
+
+        func read(_ input: InputEvent, using reader: inout PayloadReader) throws(NormalizationError) -> AdapterResult {
+            ParallelWorkersTests.sightings.begin(self)
+            defer { ParallelWorkersTests.sightings.end(self) }
+            // Long enough that two threads reading with one instance would overlap often.
+            var spin = 0
+            for i in 0..<200 { spin &+= i }
+            guard spin > 0 else { throw NormalizationError(.unrecognized, "unreachable", path: "$") }
+            guard case .vendorEvent(let event) = input.kind, let url = event["probe"]?.stringValue else {
+                throw NormalizationError(.unrecognized, "not a probe event", path: "$")
+            }
+            return AdapterResult(channel: .push, trigger: .tap, destination: .url(url, target: .external))
+        }
+    }
+
+    /// Runs `processLines` over `input` with `jobs` threads; returns the output.
+    static func run(_ input: URL, jobs: Int, registry: AdapterRegistry) throws -> Data {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("taproute-workers-\(UUID().uuidString).jsonl")
+        let descriptor = open(output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        #expect(descriptor >= 0)
+        defer {
+            close(descriptor)
+            try? FileManager.default.removeItem(at: output)
+        }
+        let sink = OutputSink(descriptor: descriptor)
+        let processor = RecordProcessor(registry: registry, vendor: nil, pretty: false)
+        var failed = 0
+        try processor.processLines(
+            from: InputSource(path: input.path),
+            name: InputName(input.path),
+            into: sink,
+            jobs: jobs,
+            failed: &failed
+        )
+        #expect(failed == 0)
+        return try Data(contentsOf: output)
+    }
+
+    @Test func eachThreadReadsWithAdaptersOfItsOwn() throws {
+        let registry = try AdapterRegistry(
+            configuration: Configuration(adapters: [AdapterSettings(id: ThreadProbeAdapter.id)]),
+            adapterTypes: [ThreadProbeAdapter.self]
+        )
+        // Enough lines for many rounds of many runs, so that both threads take some.
+        let input = FileManager.default.temporaryDirectory.appendingPathComponent("taproute-workers-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: input) }
+        var text = ""
+        for i in 0..<30_000 { text += #"{"kind":"vendorEvent","event":{"probe":"https://example.com/p/\#(i)"}}"# + "\n" }
+        try text.write(to: input, atomically: true, encoding: .utf8)
+
+        _ = Self.sightings.take()
+        let sequential = try Self.run(input, jobs: 1, registry: registry)
+        #expect(Self.sightings.take().used == 1)
+        let parallel = try Self.run(input, jobs: 2, registry: registry)
+        let seen = Self.sightings.take()
+        #expect(parallel == sequential)
+        #expect(parallel.filter { $0 == 0x0A }.count == 30_000)
+        // Two threads never read with the same adapter instance at once (with one registry
+        // shared by both threads, thousands of reads overlap), and there are at most two
+        // instances: the registry's and one replica. (Whether the second thread took any runs
+        // depends on the scheduler, so this does not require it.)
+        #expect(seen.overlaps == 0)
+        #expect((1...2).contains(seen.used))
+    }
+}
