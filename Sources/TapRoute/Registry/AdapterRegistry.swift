@@ -261,7 +261,7 @@ public struct AdapterRegistry: Sendable {
     /// registry do not take turns on the reference counts of shared objects (each retain or
     /// release of an object another core just touched moves its cache line between the cores).
     /// `normalize --jobs` gives each thread one. The configuration's values and the compiled
-    /// definitions are shared; they are read, and rarely retained, per record.
+    /// definitions' plans stay shared with this registry.
     package func replica() -> AdapterRegistry {
         // Building is deterministic: the same inputs give the same adapters, and the same
         // errors (already reported for this registry) for any that could not be built.
