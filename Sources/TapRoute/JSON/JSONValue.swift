@@ -209,7 +209,12 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
 
     /// Creates an object from a dictionary literal, keeping the literal's order.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        self.init(elements)
+        // One member cannot repeat a key: stored as it is, without the search for one.
+        if elements.count == 1 {
+            self.init(uniqueMembers: [Member(elements[0].0, elements[0].1)], index: nil)
+        } else {
+            self.init(elements)
+        }
     }
 
     /// Creates an object from members known to have distinct keys, in linear time (the

@@ -158,10 +158,13 @@ public struct DashXAdapter: PayloadAdapter {
         return nil
     }
 
+    /// The keys the iOS SDK requires, made once rather than for each record.
+    static let requiredKeys = ["id", "title", "body"]
+
     /// Warns about missing `id`, `title` and `body`, which the iOS SDK requires (Android
     /// only `id`). A wrong-typed one was already reported by ``DashXFields/validate(into:)``.
     static func checkRequired(_ notification: DashXFields, using reader: inout PayloadReader) {
-        for key in ["id", "title", "body"] {
+        for key in requiredKeys {
             guard notification.object[key]?.isNull ?? true else { continue }
             let android =
                 key == "id"
