@@ -687,21 +687,18 @@ private struct Reader {
             guard i + 1 < count else { return nil }
             let e = source[i + 1]
             i += 2
-            // The commonest escapes first: `\"`, `\\` and `\/` stand for the byte escaped.
-            if e == UInt8(ascii: "\"") || e == UInt8(ascii: "\\") || e == UInt8(ascii: "/") {
-                target[o] = e
-                o += 1
-                continue
+            switch e {
+            // `\"`, `\\` and `\/` stand for the byte escaped.
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): target[o] = e
+            case UInt8(ascii: "b"): target[o] = 0x08
+            case UInt8(ascii: "f"): target[o] = 0x0C
+            case UInt8(ascii: "n"): target[o] = 0x0A
+            case UInt8(ascii: "r"): target[o] = 0x0D
+            case UInt8(ascii: "t"): target[o] = 0x09
+            case UInt8(ascii: "u"): break
+            default: return nil
             }
             if e != UInt8(ascii: "u") {
-                switch e {
-                case UInt8(ascii: "b"): target[o] = 0x08
-                case UInt8(ascii: "f"): target[o] = 0x0C
-                case UInt8(ascii: "n"): target[o] = 0x0A
-                case UInt8(ascii: "r"): target[o] = 0x0D
-                case UInt8(ascii: "t"): target[o] = 0x09
-                default: return nil
-                }
                 o += 1
                 continue
             }
