@@ -514,7 +514,9 @@ private struct Reader {
                     members[existing].value = value
                 } else {
                     seenKeys |= keyBit
-                    members.append(JSONObject.Member(key, value))
+                    // The key moves into the member: no retain for the member and release of
+                    // the local, a pair of atomic operations per member.
+                    members.append(JSONObject.Member(consume key, value))
                     if members.count > JSONObject.indexThreshold {
                         var index: [String: Int] = [:]
                         index.reserveCapacity(members.count * 2)
