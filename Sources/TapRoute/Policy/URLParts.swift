@@ -66,34 +66,7 @@ public struct URLParts: Sendable, Hashable {
         queryItems.first { $0.name == name }?.value
     }
 
-    /// Parses `string`, or returns `nil` when it is not a URL, or not one that browsers
-    /// (WHATWG URL) and iOS read alike (the rules of ``parse(_:)``).
-    public init?(_ string: String) {
-        guard let parts = try? URLParts.parse(string) else { return nil }
-        self = parts
-    }
 
-    init(
-        scheme: String,
-        hasAuthority: Bool,
-        user: String?,
-        host: String,
-        port: Int?,
-        path: String,
-        query: String?,
-        fragment: String?,
-        normalizedHost: String? = nil
-    ) {
-        self.scheme = scheme
-        self.hasAuthority = hasAuthority
-        self.user = user
-        self.host = host
-        self.normalizedHost = normalizedHost ?? Self.normalized(host: host)
-        self.port = port
-        self.path = path
-        self.query = query
-        self.fragment = fragment
-    }
 
     /// Why a string is not a URL: the rule it breaks (``kind``), with the offending part.
     public struct ParseFailure: Error, Sendable, Hashable, CustomStringConvertible {
@@ -375,7 +348,7 @@ public struct URLParts: Sendable, Hashable {
             path: text(position, hierarchyEnd),
             query: query,
             fragment: fragment,
-            normalizedHost: normalizedHost
+            normalizedHost: normalizedHost ?? Self.normalized(host: host)
         )
     }
 
@@ -821,5 +794,18 @@ enum IPv6 {
             if k != 7 { out += ":" }
         }
         return out
+    }
+}
+
+extension URLParts {
+    // Initializers live in extensions so that the compiler synthesizes the memberwise one,
+    // which ``parse(bytes:)`` uses: an initializer written in the type's body, assigning
+    // each property, made Swift 6.3 copy the whole new value once more and destroy the first
+    // (a retain and a release for each of its strings) on every parse.
+    /// Parses `string`, or returns `nil` when it is not a URL, or not one that browsers
+    /// (WHATWG URL) and iOS read alike (the rules of ``parse(_:)``).
+    public init?(_ string: String) {
+        guard let parts = try? URLParts.parse(string) else { return nil }
+        self = parts
     }
 }
