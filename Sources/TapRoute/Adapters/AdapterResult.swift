@@ -17,10 +17,13 @@
 /// )
 /// ```
 public struct AdapterResult: Sendable, Hashable {
-    /// How the interaction reached the app.
-    public var channel: Channel
+    // `trigger` comes before `channel` so that the synthesized memberwise initializer differs
+    // from the public one, which delegates to it (see `Interaction`).
+
     /// What the user did.
     public var trigger: Trigger
+    /// How the interaction reached the app.
+    public var channel: Channel
     /// Where the vendor's SDK would take the user (before the policy's safety rules, routes
     /// and URL targets).
     public var destination: Destination
@@ -38,7 +41,9 @@ public struct AdapterResult: Sendable, Hashable {
     public var warnings: [Warning]
     /// What the vendor's SDK does with the destination when the app configures nothing.
     public var vendorBehavior: VendorBehavior
+}
 
+extension AdapterResult {
     /// Creates a result.
     public init(
         channel: Channel,
@@ -51,15 +56,19 @@ public struct AdapterResult: Sendable, Hashable {
         warnings: [Warning] = [],
         vendorBehavior: VendorBehavior = .appOpens
     ) {
-        self.channel = channel
-        self.trigger = trigger
-        self.destination = destination
-        self.buttons = buttons
-        self.messageId = messageId
-        self.payload = payload
-        self.tracking = tracking
-        self.warnings = warnings
-        self.vendorBehavior = vendorBehavior
+        // Delegating to the synthesized memberwise initializer, as `Interaction`'s does: built
+        // once, not built, copied and destroyed.
+        self.init(
+            trigger: trigger,
+            channel: channel,
+            destination: destination,
+            buttons: buttons,
+            messageId: messageId,
+            payload: payload,
+            tracking: tracking,
+            warnings: warnings,
+            vendorBehavior: vendorBehavior
+        )
     }
 }
 

@@ -25,14 +25,6 @@ public struct InputEvent: Sendable, Hashable {
     /// event).
     public var automaticallyOpenDeeplinks: Bool?
 
-    /// Creates an event.
-    public init(_ kind: Kind, vendor: String? = nil, phase: Phase? = nil, automaticallyOpenDeeplinks: Bool? = nil) {
-        self.kind = kind
-        self.vendor = vendor
-        self.phase = phase
-        self.automaticallyOpenDeeplinks = automaticallyOpenDeeplinks
-    }
-
     /// The kinds of input.
     public enum Kind: Sendable, Hashable {
         /// A notification response: its `userInfo`, the action identifier (`nil` for the
@@ -109,6 +101,14 @@ public struct InputEvent: Sendable, Hashable {
 }
 
 extension InputEvent {
+    /// Creates an event.
+    public init(_ kind: Kind, vendor: String? = nil, phase: Phase? = nil, automaticallyOpenDeeplinks: Bool? = nil) {
+        // The initializers are in extensions and delegate to the memberwise one the compiler
+        // synthesizes: one that assigns each property itself made Swift 6.3 build the event
+        // twice, copy one and destroy the other (see `Interaction`'s initializer).
+        self.init(kind: kind, vendor: vendor, phase: phase, automaticallyOpenDeeplinks: automaticallyOpenDeeplinks)
+    }
+
     /// Reads an envelope (docs/model.md, "Input envelopes").
     ///
     /// - Throws: ``NormalizationError`` with code `notAnObject` when `json` is not an object,

@@ -6,11 +6,15 @@
 /// form (``jsonValue``) is the contract documented in `docs/model.md` and
 /// `docs/interaction.schema.json`.
 public struct Interaction: Sendable, Hashable {
+    // `channel` comes before `vendor` so that the memberwise initializer the compiler
+    // synthesizes (its labels in declaration order) differs from the public one, which is in
+    // an extension and delegates to it: see `init(vendor:channel:trigger:destination:…)`.
+
+    /// How the interaction reached the app.
+    public var channel: Channel
     /// The id of the adapter that produced it: `adobe`, `bird`, `dashx`, `taptalk`, `link`, or
     /// a third-party adapter's id.
     public var vendor: String
-    /// How the interaction reached the app.
-    public var channel: Channel
     /// What the user did.
     public var trigger: Trigger
     /// Where the user should go.
@@ -29,7 +33,9 @@ public struct Interaction: Sendable, Hashable {
     public var phase: Phase?
     /// What was recovered, dropped, or differs between the vendor's iOS and Android SDKs.
     public var warnings: [Warning]
+}
 
+extension Interaction {
     /// Creates an interaction.
     ///
     /// Adapters set `handling` to what the vendor's own SDK would do for this message (its
@@ -48,17 +54,22 @@ public struct Interaction: Sendable, Hashable {
         phase: Phase? = nil,
         warnings: [Warning] = []
     ) {
-        self.vendor = vendor
-        self.channel = channel
-        self.trigger = trigger
-        self.destination = destination
-        self.handling = handling
-        self.messageId = messageId
-        self.payload = payload
-        self.tracking = tracking
-        self.buttons = buttons
-        self.phase = phase
-        self.warnings = warnings
+        // Delegating to the synthesized memberwise initializer: an initializer that assigns
+        // each property itself made Swift 6.3 build the value twice, copy one and destroy the
+        // other (a retain and a release for each reference it holds), on every record.
+        self.init(
+            channel: channel,
+            vendor: vendor,
+            trigger: trigger,
+            destination: destination,
+            handling: handling,
+            messageId: messageId,
+            payload: payload,
+            tracking: tracking,
+            buttons: buttons,
+            phase: phase,
+            warnings: warnings
+        )
     }
 }
 
@@ -168,19 +179,22 @@ extension Interaction {
     /// Nested in ``Interaction`` so that it does not collide with SwiftUI's `Button` in a
     /// file that imports both.
     public struct Button: Sendable, Hashable {
+        // `destination` comes first so that the synthesized memberwise initializer differs
+        // from the public one, which delegates to it (see `Interaction`'s initializer).
+
+        /// Where tapping this button leads.
+        public var destination: Destination
         /// The button's identifier (the notification action identifier on iOS).
         public var id: String
         /// The button's label, when known.
         public var label: String?
-        /// Where tapping this button leads.
-        public var destination: Destination
+    }
+}
 
-        /// Creates a button.
-        public init(id: String, label: String? = nil, destination: Destination) {
-            self.id = id
-            self.label = label
-            self.destination = destination
-        }
+extension Interaction.Button {
+    /// Creates a button.
+    public init(id: String, label: String? = nil, destination: Destination) {
+        self.init(destination: destination, id: id, label: label)
     }
 }
 

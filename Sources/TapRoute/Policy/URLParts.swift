@@ -66,8 +66,6 @@ public struct URLParts: Sendable, Hashable {
         queryItems.first { $0.name == name }?.value
     }
 
-
-
     /// Why a string is not a URL: the rule it breaks (``kind``), with the offending part.
     public struct ParseFailure: Error, Sendable, Hashable, CustomStringConvertible {
         /// The rules a URL can break.
@@ -686,6 +684,20 @@ public struct URLParts: Sendable, Hashable {
     }
 }
 
+extension URLParts {
+    // Initializers live in extensions so that the compiler synthesizes the memberwise one,
+    // which ``parse(bytes:)`` uses: an initializer written in the type's body, assigning
+    // each property, made Swift 6.3 copy the whole new value once more and destroy the first
+    // (a retain and a release for each of its strings) on every parse.
+
+    /// Parses `string`, or returns `nil` when it is not a URL, or not one that browsers
+    /// (WHATWG URL) and iOS read alike (the rules of ``parse(_:)``).
+    public init?(_ string: String) {
+        guard let parts = try? URLParts.parse(string) else { return nil }
+        self = parts
+    }
+}
+
 @inline(__always) private func isAlpha(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
 @inline(__always) private func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
 /// RFC 3986 `unreserved`: letters, digits, `-`, `.`, `_`, `~`.
@@ -794,18 +806,5 @@ enum IPv6 {
             if k != 7 { out += ":" }
         }
         return out
-    }
-}
-
-extension URLParts {
-    // Initializers live in extensions so that the compiler synthesizes the memberwise one,
-    // which ``parse(bytes:)`` uses: an initializer written in the type's body, assigning
-    // each property, made Swift 6.3 copy the whole new value once more and destroy the first
-    // (a retain and a release for each of its strings) on every parse.
-    /// Parses `string`, or returns `nil` when it is not a URL, or not one that browsers
-    /// (WHATWG URL) and iOS read alike (the rules of ``parse(_:)``).
-    public init?(_ string: String) {
-        guard let parts = try? URLParts.parse(string) else { return nil }
-        self = parts
     }
 }
