@@ -12,8 +12,9 @@ struct DetectionPrefilter: Sendable {
     /// the adapter there is not filtered (a Swift adapter, a definition without a root
     /// requirement, or one past the 64th).
     let bits: [UInt64]
-    /// The required keys, each with the bits of the definitions that require it.
-    private let keys: [(key: String, bits: UInt64)]
+    /// The required keys, each with the bits of the definitions that require it, grouped by
+    /// UTF-8 length modulo 64 (a root key is compared only with the keys of its length).
+    private let keysByLength: [[(key: String, bits: UInt64)]]
     /// The required prefixes, each with the bits of the definitions that require it.
     private let prefixes: [(prefix: String, bits: UInt64)]
     /// Bit `n % 64` is set when some key is `n` bytes long.
@@ -64,7 +65,9 @@ struct DetectionPrefilter: Sendable {
             }
         }
         self.bits = bits
-        self.keys = keys
+        var keysByLength = [[(key: String, bits: UInt64)]](repeating: [], count: 64)
+        for entry in keys { keysByLength[entry.key.utf8.count & 63].append(entry) }
+        self.keysByLength = keysByLength
         self.prefixes = prefixes
         self.anyKeyBits = anyKeyBits
         allBits = bits.reduce(0, |)
@@ -90,8 +93,9 @@ struct DetectionPrefilter: Sendable {
             let utf8 = key.utf8
             let length = utf8.count
             if keyLengths & (1 << UInt64(length & 63)) != 0 {
-                for candidate in keys where candidate.key.utf8.count == length && candidate.key == key {
-                    result |= candidate.bits
+                let group = keysByLength[length & 63]
+                for i in group.indices where group[i].key.utf8.count == length && group[i].key == key {
+                    result |= group[i].bits
                 }
             }
             guard hasPrefixes, let first = utf8.first else { return result == allBits }
