@@ -111,15 +111,19 @@ public struct URLSafety: Sendable {
         if parts.scheme == "http" || parts.scheme == "https" {
             guard parts.hasAuthority, !parts.host.isEmpty else { throw Rejection(.noHost, url: url) }
         }
-        if url.utf8.count >= 3, Self.containsEncodedNUL(url) {
-            throw Rejection(.encodedNUL, url: url)
-        }
-        if let problem = Self.encodedProblem(url, parts: parts) {
-            switch problem {
-            case .forbidden(let value, let forbidden):
-                throw Rejection(.encodedForbiddenCharacter(codePoint: value, forbidden), url: url)
-            case .overlong:
-                throw Rejection(.encodedOverlongUTF8, url: url)
+        // The two checks below read percent-escapes only: most URLs have none, which one
+        // search tells (a string without contiguous UTF-8 is checked in full).
+        if url.utf8.withContiguousStorageIfAvailable({ URLParts.memoryIndex(of: UInt8(ascii: "%"), in: $0) != nil }) ?? true {
+            if url.utf8.count >= 3, Self.containsEncodedNUL(url) {
+                throw Rejection(.encodedNUL, url: url)
+            }
+            if let problem = Self.encodedProblem(url, parts: parts) {
+                switch problem {
+                case .forbidden(let value, let forbidden):
+                    throw Rejection(.encodedForbiddenCharacter(codePoint: value, forbidden), url: url)
+                case .overlong:
+                    throw Rejection(.encodedOverlongUTF8, url: url)
+                }
             }
         }
         if !settings.allowedHosts.isEmpty, !parts.host.isEmpty, !ownSchemes.contains(parts.scheme),
