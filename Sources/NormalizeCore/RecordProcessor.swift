@@ -52,7 +52,8 @@ package struct RecordProcessor: Sendable {
         }
     }
 
-    package func normalize(_ json: JSONValue) throws(NormalizationError) -> Interaction {
+    package func normalize(_ json: consuming JSONValue) throws(NormalizationError) -> Interaction {
+        // Taken, not borrowed: the event takes the tree over without a retain of its own.
         var event = try InputEvent(json: json)
         if event.vendor == nil, let vendor { event.vendor = vendor }
         return try registry.normalize(event)

@@ -385,7 +385,9 @@ public struct AdapterRegistry: Sendable {
     /// - Throws: ``NormalizationError`` (`limitExceeded`, `invalidJSON`, or as
     ///   ``normalize(json:)``).
     public func normalize(record: UnsafeBufferPointer<UInt8>) throws(NormalizationError) -> Interaction {
-        try normalize(json: parse(record: record))
+        // The parsed tree goes straight into the event (``normalize(json:)`` borrows it, and
+        // the event would retain it again).
+        try normalize(InputEvent(json: parse(record: record)))
     }
 
     /// The reader of records under the configuration's ``Limits``: the one JSON Lines, the
