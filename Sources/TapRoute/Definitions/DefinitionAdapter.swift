@@ -65,6 +65,8 @@ public struct DefinitionAdapter: PayloadAdapter {
     /// is known to admit the input's root already (detection's ``DetectionPrefilter`` asked
     /// it for every definition at once), so that it is not asked again.
     func recognizes(_ input: InputEvent, rootAdmitted: Bool) -> Bool {
+        // Read once: each use of the computed `plan` retains and releases it.
+        let plan = self.plan
         if plan.recognizesInPlace {
             let filter = rootAdmitted ? nil : plan.rootRequirement
             switch input.kind {
@@ -117,6 +119,8 @@ public struct DefinitionAdapter: PayloadAdapter {
 
     /// Runs the plan with the run state's slots in place.
     private func run(_ context: inout DContext, reader: inout PayloadReader) throws(NormalizationError) -> AdapterResult {
+        // Read once: each use of the computed `plan` retains and releases it.
+        let plan = self.plan
         // The rules' conditions are plain data; a rule itself is read only when it applies.
         for index in plan.rejectWhens.indices where context.holds(plan.rejectWhens[index]) {
             // The first reject rule that holds fails the input.
@@ -131,21 +135,24 @@ public struct DefinitionAdapter: PayloadAdapter {
         var behavior: VendorBehavior?
         let destination = context.destination(plan.destination, reader: &reader, behavior: &behavior)
         if behavior == nil {
-            for rule in plan.behavior where context.applies(rule.when) {
-                behavior = rule.behavior
+            for index in plan.behavior.indices where context.applies(plan.behavior[index].when) {
+                behavior = plan.behavior[index].behavior
                 break
             }
         }
-        for rule in plan.warnings where context.holds(rule.when) {
-            reader.warn(rule.warning.code, context.render(rule.warning.message, extras: .none))
+        // By index, here and below: a rule copied out of the plan retains its strings and
+        // values, and releases them again, even when it does not apply.
+        for index in plan.warnings.indices where context.holds(plan.warnings[index].when) {
+            let warning = plan.warnings[index].warning
+            reader.warn(warning.code, context.render(warning.message, extras: .none))
         }
         var messageId: String?
         if let spec = plan.messageId, case .string(let s)? = context.evaluate(spec, reader: &reader) { messageId = s }
         var payload: JSONObject = [:]
         if let spec = plan.payload { payload = try context.payload(spec, reader: &reader) }
         var tracking: JSONObject = [:]
-        for (name, spec) in plan.tracking {
-            if let value = context.evaluate(spec, reader: &reader) { tracking[name] = value }
+        for index in plan.tracking.indices {
+            if let value = context.evaluate(plan.tracking[index].value, reader: &reader) { tracking[plan.tracking[index].name] = value }
         }
         return AdapterResult(
             channel: context.channel(),

@@ -64,6 +64,23 @@ public enum JSONValue: Sendable, Hashable {
         objectValue?[key]
     }
 
+    /// The kind of a value, without its contents.
+    package enum Kind: Sendable, Hashable {
+        case null, bool, number, string, array, object
+    }
+
+    /// The kind of this value.
+    package var kind: Kind {
+        switch self {
+        case .null: .null
+        case .bool: .bool
+        case .number: .number
+        case .string: .string
+        case .array: .array
+        case .object: .object
+        }
+    }
+
     /// A short English description of the value's type ("an object", "a string", …), for
     /// error messages.
     public var typeDescription: String {
@@ -298,9 +315,12 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         storage.contains { predicate($0.key) }
     }
 
-    /// Whether some member satisfies `predicate` (members are read in place, not copied).
-    package func containsMember(where predicate: (String, JSONValue) -> Bool) -> Bool {
-        storage.contains { predicate($0.key, $0.value) }
+    /// Whether some member satisfies `predicate`, given its key and the kind of its value:
+    /// the values are not copied (a copy of a string value retains and releases it).
+    package func containsMember(where predicate: (String, JSONValue.Kind) -> Bool) -> Bool {
+        // By index, not by iterating the array, which copies each member.
+        for i in storage.indices where predicate(storage[i].key, storage[i].value.kind) { return true }
+        return false
     }
 
     /// Calls `body` with each key in order (read in place, no member is copied).
@@ -402,12 +422,15 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
 /// A set of a few strings (schemes, hosts, keys) that answers `contains` by comparing
 /// lengths and bytes rather than hashing: for a handful of members that is several times
 /// faster than `Set<String>`, which hashes every probe with SipHash.
+///
+/// `contains` is inlined into the adapters' modules too (a call across modules costs more than
+/// the length test that answers most probes).
 package struct SmallStringSet: Sendable {
-    private let members: [String]
-    private let hashed: Set<String>?
+    @usableFromInline let members: [String]
+    @usableFromInline let hashed: Set<String>?
     /// Bit `n` is set when a member is `n` UTF-8 bytes long (bit 63: 63 or more), so that
     /// most strings that are not members are told apart by their length alone.
-    private let lengths: UInt64
+    @usableFromInline let lengths: UInt64
 
     /// Creates the set.
     package init<S: Sequence>(_ strings: S) where S.Element == String {
@@ -418,8 +441,8 @@ package struct SmallStringSet: Sendable {
         lengths = unique.reduce(0) { $0 | Self.lengthBit($1.utf8.count) }
     }
 
-    @inline(__always)
-    private static func lengthBit(_ length: Int) -> UInt64 {
+    @inlinable @inline(__always)
+    static func lengthBit(_ length: Int) -> UInt64 {
         1 << UInt64(min(length, 63))
     }
 
@@ -427,7 +450,7 @@ package struct SmallStringSet: Sendable {
     package var isEmpty: Bool { members.isEmpty }
 
     /// Whether `string` is a member.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func contains(_ string: String) -> Bool {
         let length = string.utf8.count
         guard lengths & Self.lengthBit(length) != 0 else { return false }

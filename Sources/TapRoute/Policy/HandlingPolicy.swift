@@ -237,11 +237,17 @@ public struct HandlingPolicy: Sendable {
         // A URL on an app domain that its universal-link rules refuse opens in Safari on
         // iOS, so it is not routed inside the app either.
         if !classification.excludedByRules {
-            for route in configuration.routes {
-                if let parameters = route.match(parts) {
-                    return .screen(name: route.screen, parameters: parameters, url: url)
+            // Through the buffer, with `match` inlined: each route is read in place, not copied
+            // (a copy retains its strings and segments and releases them again).
+            let routed = configuration.routes.withUnsafeBufferPointer { routes -> Destination? in
+                for index in routes.indices {
+                    if let parameters = routes[index].match(parts) {
+                        return .screen(name: routes[index].screen, parameters: parameters, url: url)
+                    }
                 }
+                return nil
             }
+            if let routed { return routed }
         }
         if let warning = classification.warning { warnings.append(warning) }
         if target == .inAppBrowser {

@@ -156,44 +156,57 @@ public struct Route: Sendable, Hashable {
     }
 
     /// The parameters when `url` matches this route: captures first, then query items.
+    @inline(__always)
     public func match(_ url: URLParts) -> ScreenParameters? {
+        // Inlined into the policy's loop over the routes, which then reads each route in place
+        // instead of copying it for the call.
         guard url.scheme == scheme else { return nil }
         if let host {
             guard url.hasAuthority, url.normalizedHost == host else { return nil }
         } else if url.hasAuthority {
             return nil
         }
-        // The path's non-empty segments (``URLParts/pathSegments``), read in place.
-        var path = url.path
-        let captured = path.withUTF8 { bytes -> ScreenParameters? in
-            var count = 0
-            var previous = UInt8(ascii: "/")
-            for b in bytes {
-                if previous == UInt8(ascii: "/"), b != UInt8(ascii: "/") { count += 1 }
-                previous = b
-            }
-            guard matchesRest ? count >= segments.count : count == segments.count else { return nil }
-            var parameters = ScreenParameters()
-            var i = 0
-            for segment in segments {
-                while bytes[i] == UInt8(ascii: "/") { i += 1 }
-                var end = i
-                while end < bytes.count, bytes[end] != UInt8(ascii: "/") { end += 1 }
-                let actual = UnsafeBufferPointer(rebasing: bytes[i..<end])
-                switch segment {
-                case .literal(let literal):
-                    // Byte for byte, as URLs compare: not by Unicode canonical equivalence.
-                    guard actual.elementsEqual(literal.utf8) else { return nil }
-                case .capture(let name):
-                    parameters[name] = URLParts.percentDecoded(bytes: actual)
-                }
-                i = end
-            }
-            return parameters
+        // The path's non-empty segments (``URLParts/pathSegments``), read in place (no copy
+        // of the path when its bytes are contiguous, as a native string's are).
+        let captured: ScreenParameters?
+        if let inPlace = url.path.utf8.withContiguousStorageIfAvailable({ captures($0) }) {
+            captured = inPlace
+        } else {
+            var path = url.path
+            captured = path.withUTF8 { captures($0) }
         }
         guard var parameters = captured else { return nil }
         for item in url.queryItems where parameters[item.name] == nil {
             parameters[item.name] = item.value
+        }
+        return parameters
+    }
+
+    /// The captures of the path whose bytes are `bytes`, or `nil` when it does not match.
+    private func captures(_ bytes: UnsafeBufferPointer<UInt8>) -> ScreenParameters? {
+        var count = 0
+        var previous = UInt8(ascii: "/")
+        for b in bytes {
+            if previous == UInt8(ascii: "/"), b != UInt8(ascii: "/") { count += 1 }
+            previous = b
+        }
+        guard matchesRest ? count >= segments.count : count == segments.count else { return nil }
+        var parameters = ScreenParameters()
+        var i = 0
+        // By index: each segment is read in place, not copied.
+        for index in segments.indices {
+            while bytes[i] == UInt8(ascii: "/") { i += 1 }
+            var end = i
+            while end < bytes.count, bytes[end] != UInt8(ascii: "/") { end += 1 }
+            let actual = UnsafeBufferPointer(rebasing: bytes[i..<end])
+            switch segments[index] {
+            case .literal(let literal):
+                // Byte for byte, as URLs compare: not by Unicode canonical equivalence.
+                guard actual.elementsEqual(literal.utf8) else { return nil }
+            case .capture(let name):
+                parameters[name] = URLParts.percentDecoded(bytes: actual)
+            }
+            i = end
         }
         return parameters
     }

@@ -48,13 +48,13 @@ final class FieldNames: Sendable {
         checkedKeySet = SmallStringSet([richLanding] + otherCase.map(\.ignored))
     }
 
-    /// Whether the member `key`: `value` may call for a warning from
+    /// Whether the member `key`, whose value is of kind `kind`, may call for a warning from
     /// ``DashXFields/validate(using:)``: a string key holding neither a string nor `null`, the
     /// rich-landing flag, or a key of the other convention. When no member may, there is
     /// nothing to report.
-    func mayNeedWarning(_ key: String, _ value: JSONValue) -> Bool {
+    func mayNeedWarning(_ key: String, _ kind: JSONValue.Kind) -> Bool {
         if checkedKeySet.contains(key) { return true }
-        switch value {
+        switch kind {
         case .string, .null: return false
         default: return stringKeySet.contains(key)
         }
@@ -126,7 +126,7 @@ struct DashXFields: Sendable {
     func validate(using reader: inout PayloadReader) {
         // Most objects hold only well-typed fields: one pass over the members, before a
         // lookup per key, finds whether anything needs a word.
-        guard object.containsMember(where: names.mayNeedWarning) else { return }
+        guard object.containsMember(where: { names.mayNeedWarning($0, $1) }) else { return }
         for key in names.stringKeys {
             guard let value = object[key], !value.isNull, value.stringValue == nil else { continue }
             reader.warn(
