@@ -230,16 +230,20 @@ public struct URLParts: Sendable, Hashable {
         if nonASCII >= 0, let (value, forbidden) = URLCharacters.firstForbiddenNonASCII(in: bytes, from: nonASCII) {
             throw ParseFailure(.forbiddenCharacter(codePoint: value, forbidden))
         }
-        // The scheme ends at the first ':' (which then comes before any '/', '?' or '#').
-        guard colon > 0, Self.schemeLength(bytes) == colon else { throw ParseFailure(.noScheme) }
+        // The scheme ends at the first ':' (which then comes before any '/', '?' or '#'); its
+        // syntax (``schemeLength(_:)``) and case are read in one pass.
+        guard colon > 0 else { throw ParseFailure(.noScheme) }
+        var upperInScheme = false
+        for i in 0..<colon {
+            guard isSchemeByte(bytes[i], first: i == 0) else { throw ParseFailure(.noScheme) }
+            upperInScheme = upperInScheme || bytes[i] &- 0x41 < 26
+        }
         // The bytes are a `String`'s, and every cut below is at an ASCII byte.
         let isASCII = nonASCII < 0
         func text(_ from: Int, _ to: Int) -> String {
             String(knownValidUTF8: UnsafeBufferPointer(rebasing: bytes[from..<to]), isASCII: isASCII)
         }
         var scheme = text(0, colon)
-        var upperInScheme = false
-        for i in 0..<colon where bytes[i] &- 0x41 < 26 { upperInScheme = true }
         if upperInScheme { scheme = scheme.lowercased() }
 
         let fragment = hash >= 0 ? text(hash + 1, count) : nil
@@ -281,6 +285,9 @@ public struct URLParts: Sendable, Hashable {
             }
             var hostEnd = authorityEnd
             var portStart = -1
+            // Whether a host ``checkHost(_:special:upper:)`` read has an upper-case letter
+            // (`nil` for an IPv6 host, which it does not read).
+            var hostHasUpper: Bool?
             if hostStart < authorityEnd, bytes[hostStart] == UInt8(ascii: "[") {
                 guard let close = firstIndex(of: UInt8(ascii: "]"), in: bytes, from: hostStart, to: authorityEnd) else {
                     throw ParseFailure(.unterminatedIPv6Host)
@@ -303,10 +310,20 @@ public struct URLParts: Sendable, Hashable {
                 {
                     throw ParseFailure(.malformedHost)
                 }
-                normalizedHost = try checkHost(UnsafeBufferPointer(rebasing: bytes[hostStart..<hostEnd]), special: special)
+                var upper = false
+                normalizedHost = try checkHost(
+                    UnsafeBufferPointer(rebasing: bytes[hostStart..<hostEnd]),
+                    special: special,
+                    upper: &upper
+                )
+                hostHasUpper = upper
             }
             host = text(hostStart, hostEnd)
-            if normalizedHost == nil {
+            if normalizedHost == nil, let hostHasUpper {
+                // An ASCII host (``checkHost(_:special:upper:)`` normalizes any other) read in
+                // the same pass as its checks.
+                normalizedHost = hostHasUpper ? host.lowercased() : host
+            } else if normalizedHost == nil {
                 // The host's lower-case form from its bytes (a non-ASCII host left to
                 // `normalized(host:)`, as when the host is set).
                 var upper = false
@@ -426,8 +443,14 @@ public struct URLParts: Sendable, Hashable {
     /// (unreserved, sub-delimiters, and `%XX` escapes only in custom schemes); internationalized labels as `IDNA` allows them
     /// (non-ASCII only in special schemes); a special host that ends in a number is an IPv4
     /// address in its canonical dotted-decimal form. Returns the ASCII form `IDNA` gave a
-    /// non-ASCII host (its ``normalizedHost``, not worked out again), else `nil`.
-    private static func checkHost(_ bytes: UnsafeBufferPointer<UInt8>, special: Bool) throws(ParseFailure) -> String? {
+    /// non-ASCII host (its ``normalizedHost``, not worked out again), else `nil`; sets `upper`
+    /// when an ASCII byte of the host is an upper-case letter (so that the caller need not read
+    /// the host again to lower-case it).
+    private static func checkHost(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        special: Bool,
+        upper: inout Bool
+    ) throws(ParseFailure) -> String? {
         var ascii = true
         var punycode = false
         var labelStart = 0
@@ -439,11 +462,14 @@ public struct URLParts: Sendable, Hashable {
                 ascii = false
                 continue
             }
+            // Upper-case letters, noted for the caller (`A`–`Z` are 0x41–0x5A).
+            upper = upper || b &- 0x41 < 26
             // A custom scheme's host is opaque to WHATWG URL and iOS alike: escapes stay as
             // written (`taptalkio://room%20one`). A special host is decoded by browsers only.
             if b == UInt8(ascii: "%"), !special, i + 2 < bytes.count, ASCIIHex.value(bytes[i + 1]) != nil,
                 ASCIIHex.value(bytes[i + 2]) != nil
             {
+                upper = upper || bytes[i + 1] &- 0x41 < 26 || bytes[i + 2] &- 0x41 < 26
                 i += 2
                 continue
             }
