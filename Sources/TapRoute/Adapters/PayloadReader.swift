@@ -28,8 +28,6 @@ public struct PayloadReader: Sendable {
     public let location: String
     /// The warnings raised so far, in order.
     public private(set) var warnings: [Warning] = []
-    /// Key caches for the JSON read out of strings: the registry's, when it made this reader.
-    package var keyCaches: JSONKeyCachePool?
 
     /// Creates a reader for one input.
     /// - Parameters:
@@ -211,7 +209,7 @@ public struct PayloadReader: Sendable {
     /// - Throws: ``JSONParseError``, of kind ``JSONParseError/Kind/tooDeep`` when the value
     ///   nests deeper than that.
     public func json(in text: String, heldAt depth: Int) throws(JSONParseError) -> JSONValue {
-        try limits.parseEmbeddedJSON(text, heldAt: depth, keys: keyCaches)
+        try limits.parseEmbeddedJSON(text, heldAt: depth)
     }
 
     /// Reads a value that should be JSON of some shape, in place or held in a string.
@@ -226,7 +224,7 @@ public struct PayloadReader: Sendable {
         case .string(let text)?:
             let decoded: JSONValue
             do {
-                decoded = try limits.parseEmbeddedJSON(text, heldAt: depth, keys: keyCaches)
+                decoded = try limits.parseEmbeddedJSON(text, heldAt: depth)
             } catch {
                 switch error.kind {
                 case .tooDeep: return .stringTooDeep(text: text, clause: limits.embeddedDepthClause(heldAt: depth))

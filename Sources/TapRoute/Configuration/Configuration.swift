@@ -215,14 +215,6 @@ public struct Limits: Sendable, Hashable {
         try JSONParser(maximumDepth: Swift.max(0, maxDepth - depth)).parse(text)
     }
 
-    /// ``parseEmbeddedJSON(_:heldAt:)``, with a key cache borrowed from `keys` when given (the
-    /// same value, or the same error).
-    package func parseEmbeddedJSON(_ text: String, heldAt depth: Int, keys: JSONKeyCachePool?) throws(JSONParseError) -> JSONValue {
-        let parser = JSONParser(maximumDepth: Swift.max(0, maxDepth - depth))
-        guard let keys else { return try parser.parse(text) }
-        return try keys.withCache { cache throws(JSONParseError) in try parser.parse(text, keys: cache) }
-    }
-
     /// The clause for a warning about JSON in a string that nests deeper than
     /// ``parseEmbeddedJSON(_:heldAt:)`` allows: "nests deeper than limits.maxDepth (8) allows
     /// at this depth (6 levels)".

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Object keys a parser has made before, kept so that a key met again is not made again.
 ///
 /// Records of one stream repeat the same few dozen keys (`kind`, `userInfo`, `aps`, `title`,
@@ -63,37 +61,5 @@ extension JSONKeyCache.Table {
         let key = String(knownValidUTF8: UnsafeBufferPointer(start: bytes, count: length), isASCII: true)
         slot.pointee = JSONKeyCache.Slot(low: low, high: high, key: key)
         return key
-    }
-}
-
-/// Key caches lent out one parse at a time, for parses that have no thread of their own to
-/// keep a cache on: a registry's ``AdapterRegistry/normalize(record:)`` and the JSON that
-/// adapters read out of strings (``PayloadReader/object(_:heldAt:)``), which any thread may run.
-///
-/// A parse borrows an idle cache (or a new one when all are lent) and gives it back when it
-/// ends, so that no cache is used by two parses at once; a lock guards only the lending. There
-/// are never more caches than parses that ran at the same time.
-package final class JSONKeyCachePool: @unchecked Sendable {
-    // Guarded by `lock` (and so not checked for exclusive access at run time): the caches
-    // not lent out.
-    @exclusivity(unchecked) private var idle: [JSONKeyCache] = []
-    private let lock = NSLock()
-
-    /// An empty pool.
-    package init() {}
-
-    /// Calls `body` with a cache that no other parse uses until `body` returns.
-    package func withCache<Result, Failure: Error>(
-        _ body: (JSONKeyCache) throws(Failure) -> Result
-    ) throws(Failure) -> Result {
-        lock.lock()
-        let cache = idle.popLast() ?? JSONKeyCache()
-        lock.unlock()
-        defer {
-            lock.lock()
-            idle.append(cache)
-            lock.unlock()
-        }
-        return try body(cache)
     }
 }

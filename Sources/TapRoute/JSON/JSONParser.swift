@@ -237,17 +237,11 @@ public struct JSONParser: Sendable {
     /// Parses one JSON document from `text`.
     /// - Throws: ``JSONParseError`` naming the first problem and where it is.
     public func parse(_ text: String) throws(JSONParseError) -> JSONValue {
-        try parse(text, keys: nil)
-    }
-
-    /// Parses one JSON document from `text`, reusing the keys `keys` holds from earlier parses
-    /// (and adding this one's): the same value, or the same error, as ``parse(_:)-(String)``.
-    package func parse(_ text: String, keys: JSONKeyCache?) throws(JSONParseError) -> JSONValue {
         var copy = text
         let result = copy.withUTF8 { buffer in
             // A `String`'s bytes are valid UTF-8, and so is any piece of them cut at ASCII
             // bytes (quotes): the strings in it need no second check.
-            Result { () throws(JSONParseError) -> JSONValue in try parse(buffer, knownValidUTF8: true, keys: keys) }
+            Result { () throws(JSONParseError) -> JSONValue in try parse(buffer, knownValidUTF8: true) }
         }
         return try result.get()
     }

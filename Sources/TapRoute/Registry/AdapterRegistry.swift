@@ -41,9 +41,6 @@ public struct AdapterRegistry: Sendable {
     private let link: LinkAdapter
     /// What the registry was built from besides its configuration, for ``replica()``.
     private let inputs: Inputs
-    /// Key caches for ``normalize(record:)`` and for the JSON adapters read out of strings
-    /// (a replica has its own, so that its thread does not share the lock).
-    private let keyCaches = JSONKeyCachePool()
 
     /// The adapter types, definitions and classifier a registry was given.
     private struct Inputs: Sendable {
@@ -372,7 +369,6 @@ public struct AdapterRegistry: Sendable {
     ) throws(NormalizationError) -> Resolved {
         let adapter = try adapter(for: input)
         var reader = PayloadReader(limits: configuration.limits, for: input)
-        reader.keyCaches = keyCaches
         var result = try adapter.read(input, using: &reader)
         result.warnings = reader.takeWarnings() + result.warnings
         return finish(&result, adapter.id)
@@ -402,7 +398,6 @@ public struct AdapterRegistry: Sendable {
     /// ``Limits``; lines and columns are counted from the record's start.
     /// - Throws: ``NormalizationError`` (`limitExceeded` or `invalidJSON`, with its cause).
     public func parse(record: UnsafeBufferPointer<UInt8>) throws(NormalizationError) -> JSONValue {
-        // With a borrowed key cache: records of one source repeat their keys.
-        try keyCaches.withCache { cache throws(NormalizationError) in try recordReader.read(record, keys: cache) }
+        try recordReader.read(record)
     }
 }
