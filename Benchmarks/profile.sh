@@ -12,8 +12,11 @@
 # the build before it in one run. For each binary it prints the instruction total, the
 # start-up's (the same binary on no input), the instructions per record without the
 # start-up, and the TOP (default 15) functions by their own instructions,
-# demangled. The callgrind files stay in OUT (default: a new temporary directory), for
-# `callgrind_annotate --inclusive=yes` or `--tree=calling`.
+# demangled. With ATOMICS=1 it also counts the atomic read-modify-write instructions the Swift
+# runtime executed per record (start-up removed; Benchmarks/count_atomics.py): nearly all are
+# reference counting, each retain and release of a heap object one, and they cost more than
+# their share of the instructions. The callgrind files stay in OUT (default: a new temporary
+# directory), for `callgrind_annotate --inclusive=yes` or `--tree=calling`.
 #
 # Needs valgrind (`scripts/install-bench-deps.sh` installs it). Not run by CI.
 set -euo pipefail
@@ -107,4 +110,18 @@ for binary in "${binaries[@]}"; do
         | awk -v n="$top" 'NR <= n' \
         | swift demangle --simplified \
         | cut -c1-160
+    if [ "${ATOMICS:-0}" = 1 ]; then
+        # The runtime is libswiftCore.so, or the executable itself when linked statically.
+        runtime=$(ldd "$copy" 2> /dev/null | awk '/libswiftCore/ { print $3 }')
+        [ -n "$runtime" ] || runtime=$copy
+        valgrind --tool=callgrind --dump-instr=yes --callgrind-out-file="$out/atomics-$index.out" "$copy" --lines --jobs 1 \
+            < "$prefix" > /dev/null 2>> "$out/valgrind-$index.txt" || true
+        valgrind --tool=callgrind --dump-instr=yes --callgrind-out-file="$out/atomics-$index-empty.out" "$copy" --lines \
+            --jobs 1 < /dev/null > /dev/null 2>> "$out/valgrind-$index.txt" || true
+        python3 "$root/Benchmarks/count_atomics.py" "$runtime" "$out/atomics-$index.out" > "$out/atomics-$index.txt"
+        python3 "$root/Benchmarks/count_atomics.py" "$runtime" "$out/atomics-$index-empty.out" > "$out/atomics-$index-empty.txt"
+        awk -v n="$records" 'NR == FNR { if (FNR == 1) s = $1; next } FNR == 1 {
+            printf "atomic read-modify-writes in the Swift runtime: %.1f per record without the start-up\n", ($1 - s) / n
+        }' "$out/atomics-$index-empty.txt" "$out/atomics-$index.txt"
+    fi
 done

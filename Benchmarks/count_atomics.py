@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Counts the atomic read-modify-write instructions a callgrind run executed in one object.
+
+    count_atomics.py OBJECT CALLGRIND_OUT
+
+OBJECT is the file the Swift runtime is in (libswiftCore.so, or the executable when the
+standard library is linked statically); CALLGRIND_OUT a profile written with
+`--dump-instr=yes`. Prints the number of executed instructions of OBJECT that carry x86's
+`lock` prefix — in the runtime, nearly all of them are reference counting: each retain and
+each release of a heap object is one, and freeing an object takes another — then those
+executions by function, the most first. Benchmarks/profile.sh runs it when ATOMICS=1.
+"""
+import collections
+import os
+import re
+import subprocess
+import sys
+
+
+def lock_instructions(path):
+    """The addresses of OBJECT's lock-prefixed instructions, and the function of each."""
+    listing = subprocess.run(["objdump", "-d", "--no-show-raw-insn", path], capture_output=True, text=True, check=True)
+    function = "?"
+    locks = {}
+    for line in listing.stdout.splitlines():
+        header = re.match(r"^[0-9a-f]+ <(.*)>:$", line)
+        if header:
+            function = header.group(1)
+            continue
+        instruction = re.match(r"^\s*([0-9a-f]+):\s+lock\b", line)
+        if instruction:
+            locks[int(instruction.group(1), 16)] = function
+    return locks
+
+
+def executions(profile, path, locks):
+    """Executions of each lock-prefixed instruction of the object at `path` in `profile`."""
+    objects = {}
+    current = None
+    path = os.path.realpath(path)
+    position = 0
+    after_call = False
+    counts = collections.Counter()
+    with open(profile, errors="replace") as lines:
+        for line in lines:
+            if line.startswith(("ob=", "cob=")):
+                named = re.match(r"c?ob=\((\d+)\)(?: (.*))?", line.strip())
+                if named.group(2):
+                    objects[named.group(1)] = named.group(2)
+                if line.startswith("ob="):
+                    current = os.path.realpath(objects.get(named.group(1), "?"))
+                continue
+            if line.startswith("calls="):
+                after_call = True  # the next line is the call's cost, at the call's position
+                continue
+            if not line or line[0] not in "0123456789+-*":
+                continue
+            fields = line.split()
+            address = fields[0]
+            if address.startswith("0x"):
+                position = int(address, 16)
+            elif address.startswith("+"):
+                position += int(address[1:])
+            elif address.startswith("-"):
+                position -= int(address[1:])
+            if after_call:
+                after_call = False
+                continue
+            if current == path and position in locks and len(fields) > 2:
+                counts[position] += int(fields[-1])
+    return counts
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: count_atomics.py OBJECT CALLGRIND_OUT")
+    path, profile = sys.argv[1], sys.argv[2]
+    locks = lock_instructions(path)
+    counts = executions(profile, path, locks)
+    by_function = collections.Counter()
+    for address, count in counts.items():
+        by_function[locks[address]] += count
+    print(sum(counts.values()))
+    for function, count in by_function.most_common(5):
+        print(f"{count}\t{function}")
+
+
+if __name__ == "__main__":
+    main()
