@@ -285,9 +285,9 @@ public struct URLParts: Sendable, Hashable {
             }
             var hostEnd = authorityEnd
             var portStart = -1
-            // Whether a host ``checkHost(_:special:upper:)`` read has an upper-case letter
-            // (`nil` for an IPv6 host, which it does not read).
-            var hostHasUpper: Bool?
+            // Whether the host has an upper-case letter, noted as its bytes are checked (a host
+            // that is not ASCII comes back from ``checkHost(_:special:upper:)`` normalized).
+            var hostHasUpper = false
             if hostStart < authorityEnd, bytes[hostStart] == UInt8(ascii: "[") {
                 guard let close = firstIndex(of: UInt8(ascii: "]"), in: bytes, from: hostStart, to: authorityEnd) else {
                     throw ParseFailure(.unterminatedIPv6Host)
@@ -300,6 +300,8 @@ public struct URLParts: Sendable, Hashable {
                 guard IPv6.isCanonical(UnsafeBufferPointer(rebasing: bytes[(hostStart + 1)..<close])) else {
                     throw ParseFailure(.nonCanonicalIPv6Host(text(hostStart, hostEnd)))
                 }
+                // Hexadecimal digits and colons only, in either case.
+                for i in hostStart..<hostEnd where bytes[i] &- 0x41 < 26 { hostHasUpper = true }
             } else {
                 if let c = lastIndex(of: UInt8(ascii: ":"), in: bytes, from: hostStart, to: authorityEnd) {
                     hostEnd = c
@@ -310,30 +312,14 @@ public struct URLParts: Sendable, Hashable {
                 {
                     throw ParseFailure(.malformedHost)
                 }
-                var upper = false
                 normalizedHost = try checkHost(
                     UnsafeBufferPointer(rebasing: bytes[hostStart..<hostEnd]),
                     special: special,
-                    upper: &upper
+                    upper: &hostHasUpper
                 )
-                hostHasUpper = upper
             }
             host = text(hostStart, hostEnd)
-            if normalizedHost == nil, let hostHasUpper {
-                // An ASCII host (``checkHost(_:special:upper:)`` normalizes any other) read in
-                // the same pass as its checks.
-                normalizedHost = hostHasUpper ? host.lowercased() : host
-            } else if normalizedHost == nil {
-                // The host's lower-case form from its bytes (a non-ASCII host left to
-                // `normalized(host:)`, as when the host is set).
-                var upper = false
-                var nonASCII = false
-                for i in hostStart..<hostEnd {
-                    upper = upper || bytes[i] &- 0x41 < 26
-                    nonASCII = nonASCII || bytes[i] >= 0x80
-                }
-                if !nonASCII { normalizedHost = upper ? host.lowercased() : host }
-            }
+            if normalizedHost == nil { normalizedHost = hostHasUpper ? host.lowercased() : host }
             if host.isEmpty, user != nil || portStart >= 0 {
                 throw ParseFailure(.noHost)
             }
