@@ -165,8 +165,11 @@ enum Method: String {
 final class RawConnection: Sendable {
     private let socket: Int32
 
-    /// Connects to 127.0.0.1:`port`; reads wait at most `timeoutSeconds`.
-    init(port: Int, timeoutSeconds: Int = 10) throws {
+    /// Connects to 127.0.0.1:`port`; reads wait at most `timeoutSeconds`. With
+    /// `sendBufferBytes`, the kernel holds at most about that many bytes sent but not yet
+    /// taken by the server (`SO_SNDBUF`; Linux's default grows to 4 MiB on loopback), so that
+    /// what the sender has written is close to what the server has been given.
+    init(port: Int, timeoutSeconds: Int = 10, sendBufferBytes: Int? = nil) throws {
         #if canImport(Glibc)
             socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -175,6 +178,10 @@ final class RawConnection: Sendable {
         guard socket >= 0 else { throw TestFailure("socket() failed") }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if var size = sendBufferBytes.map(Int32.init) {
+            // Before connecting, so that the connection's window is set from it.
+            setsockopt(socket, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
