@@ -126,4 +126,36 @@ import Testing
         #expect(a != b)
         #expect(b.originDescription == "from acme.yaml")
     }
+
+    /// `as: json` decodes JSON held in a string under `limits.maxDepth`, counted from the
+    /// record's root (docs/declarative-adapters.md), wherever the value is read: a named value
+    /// and the trigger read through a reader of their own, which must carry the registry's
+    /// limits, not the defaults. With `maxDepth: 8`, a string held in `userInfo.acme` (depth
+    /// 3) may hold 5 levels: 5 are kept, named or read directly, 6 and 30 are dropped by both.
+    @Test func aNamedValueReadAsJSONIsBoundedByTheConfiguredDepth() throws {
+        let definition = try AdapterDefinition(
+            json: json(
+                #"""
+                {"id": "acme", "summary": "Acme pushes with a JSON blob", "reads": ["notification"],
+                 "recognize": {"isObject": "acme"},
+                 "values": {"blob": {"path": "acme.blob", "as": "json"}},
+                 "destination": [{"app": true}],
+                 "tracking": {"named": "@blob", "direct": {"path": "acme.blob", "as": "json"}}}
+                """#
+            )
+        )
+        let registry = try AdapterRegistry(
+            configuration: Self.configuration(#"{"version": 1, "limits": {"maxDepth": 8}, "adapters": [{"id": "acme"}]}"#),
+            adapterTypes: [],
+            definitions: [definition]
+        )
+        for levels in [1, 5, 6, 30] {
+            let blob = String(repeating: #"{"a":"#, count: levels) + "1" + String(repeating: "}", count: levels)
+            let interaction = try registry.normalize(.notification(userInfo: ["acme": ["blob": .string(blob)]]))
+            let kept = levels <= 5
+            #expect((interaction.tracking["direct"] != nil) == kept, "\(levels) levels, read directly")
+            #expect((interaction.tracking["named"] != nil) == kept, "\(levels) levels, as a named value")
+            #expect(interaction.tracking["named"] == interaction.tracking["direct"])
+        }
+    }
 }

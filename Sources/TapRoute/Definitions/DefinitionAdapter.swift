@@ -108,6 +108,8 @@ public struct DefinitionAdapter: PayloadAdapter {
             defer { _ = slots.deinitialize() }
             context.slots = slots
             defer { context.slots = DContext.noSlots }
+            context.limits = reader.limits
+            context.keys = reader.keys
             do throws(NormalizationError) {
                 return .success(try run(&context, reader: &reader))
             } catch {
@@ -194,6 +196,18 @@ struct DContext {
     /// is set in one word once it has been evaluated in this run.
     var memoHolds: UInt64 = 0
     var memoFails: UInt64 = 0
+    /// The limits and key cache of the run's reader, for the silent readers of named values
+    /// and the trigger: JSON they decode (`as: json`) is bounded by the registry's
+    /// `limits.maxDepth` like any other (recognition decodes none).
+    var limits = Limits()
+    var keys: JSONKeyCache.Table?
+
+    /// A reader that raises no warnings, under the run's limits.
+    func silentReader() -> PayloadReader {
+        var reader = PayloadReader(limits: limits)
+        reader.keys = keys
+        return reader
+    }
 
     /// A cache slot: a value and its shape, so that type and emptiness tests read only the
     /// shape. `value` is `null` while the slot is unresolved or the value missing.
@@ -339,7 +353,7 @@ struct DContext {
     mutating func namedValue(_ index: Int) -> JSONValue? {
         let slot = plan.namedSlotBase + index
         if slot < slots.count, slots[slot].shape != .unresolved { return cached(slot)?.value }
-        var scratch = PayloadReader()
+        var scratch = silentReader()
         let value = evaluate(plan.named[index], reader: &scratch)
         if slot < slots.count {
             store(value, depth: rootDepth, in: slot)
@@ -716,7 +730,7 @@ struct DContext {
             case .open: return .open
             case .action: return actionTrigger()
             case .button(let idSpec, let labelSpec):
-                var scratch = PayloadReader()
+                var scratch = silentReader()
                 guard let id = string(idSpec, reader: &scratch) else { continue }
                 return .button(id: id, label: labelSpec.flatMap { string($0, reader: &scratch) })
             }
