@@ -193,11 +193,12 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// One member as stored: a struct rather than the ``Element`` tuple, so that freeing an
     /// object's members runs the struct's own destroy function per member instead of the
     /// runtime's generic tuple one (which looks each field's type up).
+    @usableFromInline
     package struct Member: Sendable {
         /// The key.
-        var key: String
+        @usableFromInline var key: String
         /// The value.
-        var value: JSONValue
+        @usableFromInline var value: JSONValue
 
         /// A member.
         init(_ key: String, _ value: JSONValue) {
@@ -206,9 +207,9 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         }
     }
 
-    private var storage: [Member]
+    @usableFromInline var storage: [Member]
     /// The position of each key in `storage`; `nil` while the object is small.
-    private var index: [String: Int]?
+    @usableFromInline var index: [String: Int]?
 
     /// Creates an empty object.
     public init() {
@@ -271,8 +272,8 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     public var keys: [String] { storage.map(\.key) }
 
     /// The position of `key` in `storage`.
-    @inline(__always)
-    private func position(of key: String) -> Int? {
+    @inlinable @inline(__always)
+    func position(of key: String) -> Int? {
         if let index { return index[key] }
         // Comparing UTF-8 lengths first skips most full string comparisons.
         let length = key.utf8.count
@@ -282,7 +283,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
 
     /// The value for `key`, or `nil`. Setting `nil` removes the member.
     public subscript(key: String) -> JSONValue? {
-        get {
+        @inlinable get {
             guard let i = position(of: key) else { return nil }
             return storage[i].value
         }
