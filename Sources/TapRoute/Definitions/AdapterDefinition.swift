@@ -7,7 +7,7 @@
 /// ``AdapterResult``.
 ///
 /// ```swift
-/// let definition = try AdapterDefinition(json: try JSONParser.parse(text))
+/// let definition = try AdapterDefinition(json: JSONValue(parsing: text))
 /// let registry = try AdapterRegistry(configuration: configuration, adapterTypes: [], definitions: [definition])
 /// ```
 public struct AdapterDefinition: Sendable, Hashable {
