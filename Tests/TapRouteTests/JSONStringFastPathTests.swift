@@ -46,6 +46,34 @@ import Testing
         #expect(invalid > 1_000 && invalid < 19_000, "the generator should make both valid and invalid strings")
     }
 
+    /// A string with escapes is decoded in one pass into a buffer of
+    /// `Reader.onePassCapacity` (1,024) bytes, and one that does not fit is scanned and then
+    /// decoded: strings of 900 to 1,300 bytes, escapes at any place (across the buffer's
+    /// end too), give what the in-order reader gives, as bytes and as a `String`.
+    @Test func escapedStringsAroundTheOnePassBufferAgree() {
+        var generator = SplitMix64(seed: 20_261_128)
+        var lengths: Set<Int> = []
+        for round in 0..<4_000 {
+            var text: [UInt8] = [0x5C, 0x22]  // an escape first (a backslash and a quote): the one-pass decoder
+            let target = 900 + generator.below(400)
+            while text.count < target {
+                // Mostly valid pieces; every 200th round, any piece.
+                let index = round % 200 == 0 ? generator.below(Self.pieces.count) : generator.below(16)
+                text += Self.pieces[index]
+            }
+            lengths.insert(text.count / 100)
+            let document = Array(#"["#.utf8) + [UInt8(ascii: "\"")] + text + Array(#"",1]"#.utf8)
+            let fast = outcome(document, inOrder: false)
+            let reference = outcome(document, inOrder: true)
+            #expect(fast == reference, "document: \(String(decoding: document, as: UTF8.self))")
+            if let asText = String(validating: document, as: UTF8.self) {
+                let fromText = Result { () throws(JSONParseError) -> JSONValue in try JSONParser().parse(asText) }
+                #expect(fromText == reference, "text: \(asText)")
+            }
+        }
+        #expect(lengths.count >= 4)
+    }
+
     /// Text given as a `String` is known to be valid UTF-8, so its strings are not checked
     /// again; the result must be what parsing the same bytes (checked) gives, errors included.
     @Test func textAndItsBytesParseAlike() {

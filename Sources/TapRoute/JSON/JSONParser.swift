@@ -644,6 +644,8 @@ private struct Reader {
             let b = base[p]
             if b == UInt8(ascii: "\"") { break }
             if b == UInt8(ascii: "\\") {
+                // The first escape: decode the rest while reading it, when it fits the buffer.
+                if !escaped, let decoded = try readEscapedString(from: start, escapeAt: p, high: high) { return decoded }
                 escaped = true
                 p += 2
                 continue
@@ -668,6 +670,115 @@ private struct Reader {
         guard let decoded else { return try readStringInOrder(from: start) }
         position = p + 1
         return decoded
+    }
+
+    /// The most decoded bytes ``readEscapedString(from:escapeAt:high:)`` holds on the stack;
+    /// a longer string is scanned to its end and then decoded (``readString()``).
+    static let onePassCapacity = 1024
+
+    /// Reads the string whose opening quote is at `start` and whose first escape is at
+    /// `escapeAt` in one pass: the text is copied eight bytes at a time and each escape
+    /// decoded as it is met, instead of scanning to the closing quote and then decoding.
+    /// `high` holds the high bits of the bytes before the escape. Returns `nil`, having moved
+    /// nothing, when the decoded text would not fit ``onePassCapacity`` bytes; anything the
+    /// fast path does not take (a control byte, an invalid escape, invalid UTF-8, the end of
+    /// the input) is read again by ``readStringInOrder(from:)``, for its value or its error.
+    mutating func readEscapedString(from start: Int, escapeAt: Int, high: UInt64) throws(JSONParseError) -> String? {
+        guard let base = bytes.baseAddress else { return nil }
+        let count = bytes.count
+        let contentStart = start + 1
+        // Escapes never lengthen the text: the input left bounds the output too.
+        let capacity = Swift.min(Self.onePassCapacity, count - contentStart)
+        enum Outcome {
+            case decoded(String, end: Int)
+            case tooLong
+            case slowPath
+        }
+        let outcome = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer -> Outcome in
+            guard let out = buffer.baseAddress else { return .tooLong }
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            var raw = high
+            var i = escapeAt
+            var o = escapeAt - contentStart
+            // The text before the escape, as it is.
+            out.update(from: base + contentStart, count: o)
+            while true {
+                // A run of plain bytes: whole words are stored, then the position moves to the
+                // first quote, backslash or control byte (what lies past it is written over).
+                while i + 8 <= count, o + 8 <= capacity {
+                    let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                    UnsafeMutableRawPointer(out + o).storeBytes(of: word, as: UInt64.self)
+                    let value = UInt64(littleEndian: word)
+                    let special = jsonStringSpecialBytes(value)
+                    if special != 0 {
+                        let skipped = special.trailingZeroBitCount >> 3
+                        raw |= value & highs & ((1 << (UInt64(skipped) << 3)) &- 1)
+                        i += skipped
+                        o += skipped
+                        break
+                    }
+                    raw |= value & highs
+                    i += 8
+                    o += 8
+                }
+                guard i < count else { return .slowPath }
+                let b = base[i]
+                if b == UInt8(ascii: "\"") {
+                    let text = UnsafeBufferPointer(start: out, count: o)
+                    if raw != 0, !knownValidUTF8, !Self.isValidUTF8(text) { return .slowPath }
+                    return .decoded(String(knownValidUTF8: text, isASCII: raw == 0 && String.isASCII(text)), end: i + 1)
+                }
+                if b == UInt8(ascii: "\\") {
+                    guard i + 1 < count else { return .slowPath }
+                    // Six bytes at most (two `\u` escapes make four bytes of UTF-8).
+                    guard o + 6 <= capacity else { return .tooLong }
+                    let e = base[i + 1]
+                    i += 2
+                    switch e {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out[o] = e
+                    case UInt8(ascii: "b"): out[o] = 0x08
+                    case UInt8(ascii: "f"): out[o] = 0x0C
+                    case UInt8(ascii: "n"): out[o] = 0x0A
+                    case UInt8(ascii: "r"): out[o] = 0x0D
+                    case UInt8(ascii: "t"): out[o] = 0x09
+                    case UInt8(ascii: "u"):
+                        guard var scalar = Self.hex4(base, at: i, count: count) else { return .slowPath }
+                        i += 4
+                        if scalar >= 0xD800 && scalar < 0xDC00 {
+                            guard i + 1 < count, base[i] == UInt8(ascii: "\\"), base[i + 1] == UInt8(ascii: "u"),
+                                let low = Self.hex4(base, at: i + 2, count: count), low >= 0xDC00 && low < 0xE000
+                            else { return .slowPath }
+                            i += 6
+                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                        } else if scalar >= 0xDC00 && scalar < 0xE000 {
+                            return .slowPath
+                        }
+                        o += Self.writeUTF8(scalar, to: out + o)
+                        continue
+                    default:
+                        return .slowPath
+                    }
+                    o += 1
+                    continue
+                }
+                if b < 0x20 { return .slowPath }
+                // Near the end of the input or of the buffer: one byte at a time.
+                guard o < capacity else { return .tooLong }
+                out[o] = b
+                raw |= UInt64(b & 0x80)
+                i += 1
+                o += 1
+            }
+        }
+        switch outcome {
+        case .decoded(let text, let end):
+            position = end
+            return text
+        case .tooLong:
+            return nil
+        case .slowPath:
+            return try readStringInOrder(from: start)
+        }
     }
 
     /// Decodes the escapes of `text` (the bytes between a string's quotes, known to end
