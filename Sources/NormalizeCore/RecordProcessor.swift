@@ -44,7 +44,7 @@ package struct RecordProcessor: Sendable {
             if let encoder {
                 return !encoder.output(for: json, registry: registry, line: line, index: nil, name: name, pretty: pretty, into: &out)
             }
-            render(try normalize(json, keys: keys), into: &out)
+            render(try normalize(json), into: &out)
             return false
         } catch {
             renderError(error, line: line, name: name, into: &out)
@@ -52,11 +52,11 @@ package struct RecordProcessor: Sendable {
         }
     }
 
-    package func normalize(_ json: consuming JSONValue, keys: JSONKeyCache? = nil) throws(NormalizationError) -> Interaction {
+    package func normalize(_ json: consuming JSONValue) throws(NormalizationError) -> Interaction {
         // Taken, not borrowed: the event takes the tree over without a retain of its own.
         var event = try InputEvent(json: json)
         if event.vendor == nil, let vendor { event.vendor = vendor }
-        return try registry.normalize(event, keys: keys)
+        return try registry.normalize(event)
     }
 
     package func render(_ interaction: Interaction) -> [UInt8] {
@@ -448,7 +448,7 @@ package struct RecordProcessor: Sendable {
                 return encoder.output(for: value, registry: registry, line: line, index: index, name: name, pretty: pretty, into: &out)
             }
             do throws(NormalizationError) {
-                render(try normalize(value, keys: keys), into: &out)
+                render(try normalize(value), into: &out)
                 return true
             } catch {
                 let valueLine = JSONTextLocator.locate(path: error.path, in: bytes).map { line + $0.line - 1 } ?? line

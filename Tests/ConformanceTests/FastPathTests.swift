@@ -60,39 +60,6 @@ import Testing
         for input in inputs { expectSameBytes(input, registry: registry) }
     }
 
-    /// `normalize --lines` lends the key cache it parses records with to the adapters, for
-    /// the JSON records hold in strings (DashX's block, Bird's payload, definitions' `json`):
-    /// the same interaction, or the same error, as without it — on every vector and on hostile
-    /// inputs, with one cache shared by all of them so that their keys take each other's
-    /// slots.
-    @Test func jsonHeldInStringsReadsTheSameThroughTheKeyCache() throws {
-        let registry = try #require(Self.registry)
-        let seeds = try vectorInputs()
-        var generator = HostileJSON(seed: 0x5EED_CACE, adapterID: "dashx", seeds: seeds)
-        let keys = JSONKeyCache()
-        var compared = 0
-        for input in seeds + (0..<3_000).map({ _ in generator.input() }) {
-            guard let event = try? InputEvent(json: input) else { continue }
-            let plain = Result { () throws(NormalizationError) -> Interaction in try registry.normalize(event) }
-            let cached = Result { () throws(NormalizationError) -> Interaction in try registry.normalize(event, keys: keys) }
-            switch (plain, cached) {
-            case (.success(let a), .success(let b)):
-                var left: [UInt8] = []
-                var right: [UInt8] = []
-                a.writeJSON(into: &left)
-                b.writeJSON(into: &right)
-                // The bytes, not `==`: the key order of payloads counts.
-                #expect(left == right, "input: \(input.jsonString().prefix(300))")
-            case (.failure(let a), .failure(let b)):
-                #expect(a.description == b.description, "input: \(input.jsonString().prefix(300))")
-            default:
-                Issue.record("one way failed, the other did not: \(input.jsonString().prefix(300))")
-            }
-            compared += 1
-        }
-        #expect(compared > 2_000)
-    }
-
     @Test func fastAndPlainPathsAgreeOnHostileInputs() throws {
         let registry = try #require(Self.registry)
         let seeds = try vectorInputs()

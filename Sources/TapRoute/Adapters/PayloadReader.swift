@@ -28,11 +28,6 @@ public struct PayloadReader: Sendable {
     public let location: String
     /// The warnings raised so far, in order.
     public private(set) var warnings: [Warning] = []
-    /// The slots of the key cache the record was parsed with, lent by the registry for one
-    /// input so that JSON held in strings reuses the record's keys (``json(in:heldAt:)``,
-    /// ``held(_:heldAt:as:)``): the same values either way. A reader is used by one thread, for
-    /// the one call the cache's owner keeps the cache alive through.
-    nonisolated(unsafe) package var keys: JSONKeyCache.Table?
 
     /// Creates a reader for one input.
     /// - Parameters:
@@ -214,7 +209,7 @@ public struct PayloadReader: Sendable {
     /// - Throws: ``JSONParseError``, of kind ``JSONParseError/Kind/tooDeep`` when the value
     ///   nests deeper than that.
     public func json(in text: String, heldAt depth: Int) throws(JSONParseError) -> JSONValue {
-        try limits.parseEmbeddedJSON(text, heldAt: depth, keys: keys)
+        try limits.parseEmbeddedJSON(text, heldAt: depth)
     }
 
     /// Reads a value that should be JSON of some shape, in place or held in a string.
@@ -229,7 +224,7 @@ public struct PayloadReader: Sendable {
         case .string(let text)?:
             let decoded: JSONValue
             do {
-                decoded = try limits.parseEmbeddedJSON(text, heldAt: depth, keys: keys)
+                decoded = try limits.parseEmbeddedJSON(text, heldAt: depth)
             } catch {
                 switch error.kind {
                 case .tooDeep: return .stringTooDeep(text: text, clause: limits.embeddedDepthClause(heldAt: depth))

@@ -212,15 +212,7 @@ public struct Limits: Sendable, Hashable {
     /// - Throws: ``JSONParseError``, of kind ``JSONParseError/Kind/tooDeep`` when the value
     ///   nests deeper than that.
     public func parseEmbeddedJSON(_ text: String, heldAt depth: Int) throws(JSONParseError) -> JSONValue {
-        try parseEmbeddedJSON(text, heldAt: depth, keys: nil)
-    }
-
-    /// ``parseEmbeddedJSON(_:heldAt:)`` reusing the keys of a cache the caller keeps alive:
-    /// the same value, or the same error.
-    package func parseEmbeddedJSON(_ text: String, heldAt depth: Int, keys: JSONKeyCache.Table?) throws(JSONParseError)
-        -> JSONValue
-    {
-        try JSONParser(maximumDepth: Swift.max(0, maxDepth - depth)).parse(text, keys: keys)
+        try JSONParser(maximumDepth: Swift.max(0, maxDepth - depth)).parse(text)
     }
 
     /// The clause for a warning about JSON in a string that nests deeper than

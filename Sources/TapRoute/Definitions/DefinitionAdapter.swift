@@ -109,7 +109,6 @@ public struct DefinitionAdapter: PayloadAdapter {
             context.slots = slots
             defer { context.slots = DContext.noSlots }
             context.limits = reader.limits
-            context.keys = reader.keys
             do throws(NormalizationError) {
                 return .success(try run(&context, reader: &reader))
             } catch {
@@ -196,17 +195,14 @@ struct DContext {
     /// is set in one word once it has been evaluated in this run.
     var memoHolds: UInt64 = 0
     var memoFails: UInt64 = 0
-    /// The limits and key cache of the run's reader, for the silent readers of named values
-    /// and the trigger: JSON they decode (`as: json`) is bounded by the registry's
-    /// `limits.maxDepth` like any other (recognition decodes none).
+    /// The limits of the run's reader, for the silent readers of named values and the
+    /// trigger: JSON they decode (`as: json`) is bounded by the registry's `limits.maxDepth`
+    /// like any other (recognition decodes none).
     var limits = Limits()
-    var keys: JSONKeyCache.Table?
 
     /// A reader that raises no warnings, under the run's limits.
     func silentReader() -> PayloadReader {
-        var reader = PayloadReader(limits: limits)
-        reader.keys = keys
-        return reader
+        PayloadReader(limits: limits)
     }
 
     /// A cache slot: a value and its shape, so that type and emptiness tests read only the

@@ -40,12 +40,10 @@ package final class JSONKeyCache {
 
     /// The cache's slots as the parser holds them during one parse, while the cache is kept
     /// alive by the caller.
-    package var table: Table { Table(slots: slots) }
+    var table: Table { Table(slots: slots) }
 
-    /// The slots of a cache, without a reference to it: what a parse, or a ``PayloadReader``
-    /// for the JSON a record holds in strings, is lent for the time the owner keeps the cache
-    /// alive, without counting references per record.
-    package struct Table {
+    /// The slots of a cache, without a reference to it.
+    struct Table {
         let slots: UnsafeMutablePointer<Slot>
     }
 }

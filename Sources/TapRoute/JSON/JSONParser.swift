@@ -237,18 +237,11 @@ public struct JSONParser: Sendable {
     /// Parses one JSON document from `text`.
     /// - Throws: ``JSONParseError`` naming the first problem and where it is.
     public func parse(_ text: String) throws(JSONParseError) -> JSONValue {
-        try parse(text, keys: nil)
-    }
-
-    /// Parses one JSON document from `text`, reusing the keys `keys` holds from earlier
-    /// parses (and adding this one's): the same value, or the same error, as
-    /// ``parse(_:)-(String)``. The caller keeps the cache alive during the call.
-    package func parse(_ text: String, keys: JSONKeyCache.Table?) throws(JSONParseError) -> JSONValue {
         var copy = text
         let result = copy.withUTF8 { buffer in
             // A `String`'s bytes are valid UTF-8, and so is any piece of them cut at ASCII
             // bytes (quotes): the strings in it need no second check.
-            Result { () throws(JSONParseError) -> JSONValue in try parse(buffer, knownValidUTF8: true, table: keys) }
+            Result { () throws(JSONParseError) -> JSONValue in try parse(buffer, knownValidUTF8: true) }
         }
         return try result.get()
     }
@@ -282,33 +275,23 @@ public struct JSONParser: Sendable {
         knownValidUTF8: Bool,
         keys: JSONKeyCache? = nil
     ) throws(JSONParseError) -> JSONValue {
-        // The reader holds the cache's slots, not the cache.
-        try withExtendedLifetime(keys) { () throws(JSONParseError) -> JSONValue in
-            try parse(buffer, knownValidUTF8: knownValidUTF8, table: keys?.table)
-        }
-    }
-
-    /// Parses one JSON document from a buffer of UTF-8 bytes with the slots of a key cache
-    /// the caller keeps alive.
-    private func parse(
-        _ buffer: UnsafeBufferPointer<UInt8>,
-        knownValidUTF8: Bool,
-        table: JSONKeyCache.Table?
-    ) throws(JSONParseError) -> JSONValue {
         var reader = Reader(
             bytes: buffer,
             maximumDepth: maximumDepth,
             readsStringsInOrder: readsStringsInOrder,
             knownValidUTF8: knownValidUTF8,
-            keys: table
+            keys: keys?.table
         )
-        reader.skipWhitespace()
-        let value = try reader.readValue(depth: 0)
-        reader.skipWhitespace()
-        if reader.position < buffer.count {
-            throw reader.error(.trailingData)
+        // The reader holds the cache's slots, not the cache.
+        return try withExtendedLifetime(keys) { () throws(JSONParseError) -> JSONValue in
+            reader.skipWhitespace()
+            let value = try reader.readValue(depth: 0)
+            reader.skipWhitespace()
+            if reader.position < buffer.count {
+                throw reader.error(.trailingData)
+            }
+            return value
         }
-        return value
     }
 }
 

@@ -345,20 +345,10 @@ public struct AdapterRegistry: Sendable {
     /// interaction with the policy (``HandlingPolicy/resolve(_:vendor:input:)``).
     /// - Throws: ``NormalizationError``.
     public func normalize(_ input: InputEvent) throws(NormalizationError) -> Interaction {
-        try normalize(input, keys: nil)
-    }
-
-    /// ``normalize(_:)``, with JSON the input holds in strings parsed through `keys` (the
-    /// cache the record was parsed with, used by one thread at a time): the same interaction,
-    /// or the same error.
-    /// - Throws: ``NormalizationError``.
-    package func normalize(_ input: InputEvent, keys: JSONKeyCache?) throws(NormalizationError) -> Interaction {
         // The interaction as the policy builds it, not copied out of a `Resolution`.
         var rejected: [RejectedURL] = []
-        return try withExtendedLifetime(keys) { () throws(NormalizationError) -> Interaction in
-            try resolve(input, keys: keys?.table) { result, vendor in
-                policy.interaction(taking: &result, vendor: vendor, input: input, rejected: &rejected)
-            }
+        return try resolve(input) { result, vendor in
+            policy.interaction(taking: &result, vendor: vendor, input: input, rejected: &rejected)
         }
     }
 
@@ -366,7 +356,7 @@ public struct AdapterRegistry: Sendable {
     /// (``Resolution/rejectedURLs``), for hosts that report them (the dispatcher does).
     /// - Throws: ``NormalizationError``.
     public func resolve(_ input: InputEvent) throws(NormalizationError) -> Resolution {
-        try resolve(input, keys: nil) { result, vendor in
+        try resolve(input) { result, vendor in
             policy.resolve(result, vendor: vendor, input: input)
         }
     }
@@ -375,12 +365,10 @@ public struct AdapterRegistry: Sendable {
     /// warnings first, to `finish` with the adapter's id.
     private func resolve<Resolved>(
         _ input: InputEvent,
-        keys: JSONKeyCache.Table?,
         _ finish: (inout AdapterResult, String) -> Resolved
     ) throws(NormalizationError) -> Resolved {
         let adapter = try adapter(for: input)
         var reader = PayloadReader(limits: configuration.limits, for: input)
-        reader.keys = keys
         var result = try adapter.read(input, using: &reader)
         result.warnings = reader.takeWarnings() + result.warnings
         return finish(&result, adapter.id)
