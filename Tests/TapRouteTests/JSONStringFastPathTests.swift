@@ -74,6 +74,27 @@ import Testing
         #expect(lengths.count >= 4)
     }
 
+    /// The first escape anywhere in a long string: after up to 1,100 plain bytes (past the
+    /// one-pass buffer's 1,024), and near the end of the input — the text before the escape
+    /// is copied into the buffer only when it fits (an overflow here is a crash under
+    /// AddressSanitizer, which CI runs the tests with).
+    @Test func theFirstEscapeMayComeLate() {
+        for plain in [0, 1, 7, 8, 9, 1_000, 1_015, 1_016, 1_017, 1_018, 1_019, 1_020, 1_023, 1_024, 1_025, 1_100] {
+            for escape in [#"\n"#, #"\u00e9"#, #"\ud83d\udc4b"#, #"\""#] {
+                for tail in ["", "x", "é", String(repeating: "y", count: 40)] {
+                    let text = String(repeating: "a", count: plain) + escape + tail
+                    for document in [#"[""# + text + #""]"#, #"""# + text + #"""#] {
+                        let bytes = Array(document.utf8)
+                        #expect(outcome(bytes, inOrder: false) == outcome(bytes, inOrder: true), "\(plain) + \(escape) + \(tail.count)")
+                        // Cut short: the input ends inside the string.
+                        let cut = Array(bytes.dropLast(2))
+                        #expect(outcome(cut, inOrder: false) == outcome(cut, inOrder: true), "cut: \(plain) + \(escape)")
+                    }
+                }
+            }
+        }
+    }
+
     /// Text given as a `String` is known to be valid UTF-8, so its strings are not checked
     /// again; the result must be what parsing the same bytes (checked) gives, errors included.
     @Test func textAndItsBytesParseAlike() {

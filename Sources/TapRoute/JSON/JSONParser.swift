@@ -672,6 +672,8 @@ private struct Reader {
         let contentStart = start + 1
         // Escapes never lengthen the text: the input left bounds the output too.
         let capacity = Swift.min(Self.onePassCapacity, count - contentStart)
+        // The text before the escape, and the escape's bytes, must fit.
+        guard escapeAt - contentStart + 6 <= capacity else { return nil }
         enum Outcome {
             case decoded(String, end: Int)
             case tooLong
