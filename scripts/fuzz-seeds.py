@@ -117,6 +117,17 @@ def main():
                 if line.strip():
                     seeds["RegistryFuzzer"].add(line)
 
+    # Long strings: the parser reads a string with escapes in one pass into a 1 KiB buffer
+    # and any other way past it, so seeds put plain text of 0 to 1,100 bytes before an
+    # escape, in a payload value and in a DashX block held in a string (escaped twice).
+    for plain in (0, 8, 1000, 1017, 1018, 1019, 1024, 1100):
+        for escape in ("\\n", "\\u00e9", "\\ud83d\\udc4b", '\\"'):
+            text = "a" * plain + escape + "tail"
+            seeds["RegistryFuzzer"].add(
+                ('{"kind":"notification","userInfo":{"note":"' + text + '","aps":{"alert":"x"}}}').encode("utf-8"))
+            block = '{"id":"' + text + '","url":"https://example.com/a"}'
+            seeds["RegistryFuzzer"].add(compact({"kind": "notification", "userInfo": {"dashx": block}}))
+
     # Streams and documents for the whole record path: the examples as they are, and small
     # JSON Lines streams and arrays of vector inputs, with blank lines, CRLF and a byte order
     # mark among them.
