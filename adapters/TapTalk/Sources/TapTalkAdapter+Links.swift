@@ -12,16 +12,8 @@ extension TapTalkAdapter {
     /// The form and parts of `url` when it is a TapTalk link, else `nil`.
     func link(_ url: String) -> (form: LinkForm, parts: URLParts)? {
         // Look at the scheme first: most links are not TapTalk's, and need no full parse.
-        guard let scheme = URLParts.scheme(of: url) else { return nil }
-        if schemeSet.contains(scheme) { return parsedLink(url) }
-        guard scheme == "https" || scheme == "http" else { return nil }
-        // Nor do most web links, whose host is written plainly and is another one.
-        if Self.hasPlainHost(url, notIn: hosts) { return nil }
-        return parsedLink(url)
-    }
-
-    /// ``link(_:)`` by the full reading of the URL (the reference for its shortcuts).
-    func parsedLink(_ url: String) -> (form: LinkForm, parts: URLParts)? {
+        guard let scheme = URLParts.scheme(of: url), schemeSet.contains(scheme) || scheme == "https" || scheme == "http"
+        else { return nil }
         guard let parts = URLParts(url) else { return nil }
         if schemeSet.contains(parts.scheme) { return (.customScheme, parts) }
         if parts.scheme == "https" || parts.scheme == "http", parts.hasAuthority,
@@ -30,76 +22,6 @@ extension TapTalkAdapter {
             return (.web, parts)
         }
         return nil
-    }
-
-    /// Whether `url` is an `http://` or `https://` link whose host is written plainly and is
-    /// none of `hosts`, so that it is not a TapTalk link without being parsed.
-    ///
-    /// Plainly: lower-case ASCII letters, digits and hyphens in dot-separated, non-empty
-    /// labels, none starting with `xn--`, the last starting with a letter; then the end, `/`,
-    /// `?`, `#`, or a port of digits. The URL reading (`URLParts`) leaves such a host as it
-    /// is — no letter case, percent-escape or IDNA mapping to apply, no IPv4 number, no user
-    /// info, no backslash — so comparing its bytes with `hosts` gives the answer the full
-    /// reading would. Anything else (`HTTPS://`, `%`, `@`, `\`, a tab, a trailing dot,
-    /// non-ASCII) returns `false`, and the URL is parsed.
-    static func hasPlainHost(_ url: String, notIn hosts: [String]) -> Bool {
-        let answer = url.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            let count = bytes.count
-            // `http://` or `https://`, as written.
-            guard count > 7, bytes[0] == UInt8(ascii: "h"), bytes[1] == UInt8(ascii: "t"), bytes[2] == UInt8(ascii: "t"),
-                bytes[3] == UInt8(ascii: "p")
-            else { return false }
-            var i = bytes[4] == UInt8(ascii: "s") ? 5 : 4
-            guard i + 3 < count, bytes[i] == UInt8(ascii: ":"), bytes[i + 1] == UInt8(ascii: "/"), bytes[i + 2] == UInt8(ascii: "/")
-            else { return false }
-            i += 3
-            let start = i
-            var labelStart = i
-            func isLabelByte(_ b: UInt8) -> Bool {
-                (b &- UInt8(ascii: "a")) < 26 || (b &- UInt8(ascii: "0")) < 10 || b == UInt8(ascii: "-")
-            }
-            func startsPunycode(_ at: Int) -> Bool {
-                at + 4 <= count && bytes[at] == UInt8(ascii: "x") && bytes[at + 1] == UInt8(ascii: "n")
-                    && bytes[at + 2] == UInt8(ascii: "-") && bytes[at + 3] == UInt8(ascii: "-")
-            }
-            while i < count {
-                let b = bytes[i]
-                if isLabelByte(b) {
-                    i += 1
-                } else if b == UInt8(ascii: ".") {
-                    guard i > labelStart, !startsPunycode(labelStart) else { return false }
-                    i += 1
-                    labelStart = i
-                } else {
-                    break
-                }
-            }
-            let end = i
-            // The last label: not empty, not Punycode, not a number (an IPv4 address).
-            guard end > labelStart, (bytes[labelStart] &- UInt8(ascii: "a")) < 26, !startsPunycode(labelStart) else {
-                return false
-            }
-            if i < count {
-                switch bytes[i] {
-                case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"):
-                    break
-                case UInt8(ascii: ":"):
-                    i += 1
-                    while i < count, (bytes[i] &- UInt8(ascii: "0")) < 10 { i += 1 }
-                    guard i == count || bytes[i] == UInt8(ascii: "/") || bytes[i] == UInt8(ascii: "?") || bytes[i] == UInt8(ascii: "#")
-                    else { return false }
-                default:
-                    return false
-                }
-            }
-            let host = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[start..<end])
-            for candidate in hosts where candidate.utf8.count == host.count {
-                var candidate = candidate
-                if candidate.withUTF8({ UnsafeRawBufferPointer($0).elementsEqual(host) }) { return false }
-            }
-            return true
-        }
-        return answer ?? false
     }
 
     /// The path words of TapTalk's link forms: `chat` (the Android docs' intent filter
