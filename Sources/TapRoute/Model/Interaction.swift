@@ -318,6 +318,9 @@ public struct ScreenParameters: Sendable, Hashable, Sequence, ExpressibleByDicti
                     if index != nil { index = storage.count > Self.indexThreshold ? Self.makeIndex(storage) : nil }
                 }
             } else if let newValue {
+                // Parameters set one by one (a route's captures and query items) start with
+                // room for four instead of growing from one.
+                if storage.capacity == 0 { storage.reserveCapacity(4) }
                 storage.append((name, newValue))
                 if index != nil {
                     index?[name] = storage.count - 1
