@@ -1151,11 +1151,16 @@ extension String {
     }
 
     /// A string of `bytes`, which the caller knows are valid UTF-8 (the parser has checked
-    /// them, or they are a slice of a `String` cut at ASCII bytes): copied without the
-    /// standard library validating them a second time where the platform offers that
+    /// them, or they are a slice of a `String` cut at ASCII bytes): up to 15 ASCII bytes
+    /// built in place as a small string (``SmallASCIIString``), longer text copied without
+    /// the standard library validating it a second time where the platform offers that
     /// (`UTF8Span`, Swift 6.2), else decoded as usual.
     @inline(__always)
     init(knownValidUTF8 bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool) {
+        if isASCII, bytes.count <= SmallASCIIString.capacity, SmallASCIIString.isAvailable {
+            self = SmallASCIIString.make(bytes)
+            return
+        }
         if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
             self = String(copying: UTF8Span(unchecked: bytes.span, isKnownASCII: isASCII))
         } else {

@@ -1,0 +1,74 @@
+import TapRouteTestSupport
+import Testing
+
+@testable import TapRoute
+
+/// Strings of up to 15 ASCII bytes are built in the standard library's small-string form by
+/// `SmallASCIIString`; each must be the very value the standard library would have made,
+/// and behave as one (compare, hash, grow, slice).
+@Suite struct SmallASCIIStringTests {
+    /// The standard library's own string of `bytes`.
+    func reference(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    /// The 16 bytes of a string value.
+    func bits(_ string: String) -> [UInt8] { withUnsafeBytes(of: string) { Array($0) } }
+
+    @Test func isAvailableOnSixtyFourBitPlatforms() {
+        // Where the fast path turned itself off, the tests below would prove nothing.
+        #expect(SmallASCIIString.isAvailable == (MemoryLayout<Int>.size == 8))
+    }
+
+    @Test func everyLengthAndByteMatchesTheStandardLibrary() {
+        guard SmallASCIIString.isAvailable else { return }
+        var generator = SplitMix64(seed: 20_261_127)
+        for _ in 0..<20_000 {
+            let length = generator.below(SmallASCIIString.capacity + 1)
+            // Every ASCII byte, NUL and DEL included: a String may hold any of them.
+            let bytes = (0..<length).map { _ in UInt8(generator.below(128)) }
+            let made = bytes.withUnsafeBufferPointer { SmallASCIIString.make($0) }
+            let expected = reference(bytes)
+            #expect(bits(made) == bits(expected), "\(bytes)")
+            #expect(made == expected)
+            #expect(Array(made.utf8) == bytes)
+            #expect(made.hashValue == expected.hashValue)
+        }
+    }
+
+    @Test func madeStringsBehaveAsStrings() {
+        guard SmallASCIIString.isAvailable else { return }
+        let bytes = Array("campaign_id_123".utf8)
+        var made = bytes.withUnsafeBufferPointer { SmallASCIIString.make($0) }
+        #expect(made.count == 15)
+        #expect(made.hasPrefix("campaign"))
+        #expect(made.split(separator: "_") == ["campaign", "id", "123"])
+        // Growing past 15 bytes moves it to the heap, as any small string does.
+        made += "-and-more"
+        #expect(made == "campaign_id_123-and-more")
+        let dictionary = [bytes.withUnsafeBufferPointer { SmallASCIIString.make($0) }: 1]
+        #expect(dictionary["campaign_id_123"] == 1)
+    }
+
+    @Test func theParserGivesTheStandardLibrarysStrings() throws {
+        // Keys and values of every length around the small-string limit, ASCII and not,
+        // through the record parser (with and without the key cache) and the JSON text one.
+        for length in 0...20 {
+            for text in [String(repeating: "k", count: length), String(repeating: "é", count: length / 2)] {
+                let document = #"{"\#(text)":"\#(text)"}"#
+                let expected = JSONValue.object([text: .string(text)])
+                let parsed = try JSONParser().parse(document)
+                #expect(parsed == expected)
+                let keys = JSONKeyCache()
+                let cached = try Array(document.utf8).withUnsafeBufferPointer { try JSONParser().parse($0, keys: keys) }
+                #expect(cached == expected)
+                guard case .object(let object) = parsed, let (key, value) = object.first(where: { _ in true }) else {
+                    Issue.record("not an object: \(parsed)")
+                    continue
+                }
+                if text.utf8.count <= SmallASCIIString.capacity {
+                    #expect(bits(key) == bits(reference(Array(text.utf8))))
+                }
+                #expect(value.stringValue.map { Array($0.utf8) } == Array(text.utf8))
+            }
+        }
+    }
+}
