@@ -235,6 +235,12 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         }
     }
 
+    /// Creates an object of one member: one allocation, where a dictionary literal of one
+    /// pair also allocates the literal's array.
+    package init(key: String, value: JSONValue) {
+        self.init(uniqueMembers: [Member(key, value)], index: nil)
+    }
+
     /// Creates an object from members known to have distinct keys, in linear time (the
     /// caller guarantees the keys differ).
     package init(uniqueMembers: [Element]) {

@@ -287,6 +287,13 @@ public struct ScreenParameters: Sendable, Hashable, Sequence, ExpressibleByDicti
         for (name, value) in pairs where self[name] == nil { self[name] = value }
     }
 
+    /// Parameters from pairs whose names the caller knows to differ (an object's members),
+    /// taken as they are: no search for a repeated name.
+    package init(uniqueNames pairs: [(String, String)]) {
+        storage = pairs
+        index = pairs.count > Self.indexThreshold ? Self.makeIndex(pairs) : nil
+    }
+
     /// The number of parameters.
     public var count: Int { storage.count }
     /// Whether there are none.

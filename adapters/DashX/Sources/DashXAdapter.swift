@@ -123,7 +123,7 @@ public struct DashXAdapter: PayloadAdapter {
             buttons: buttons,
             messageId: block["id"]?.stringValue,
             payload: payload,
-            tracking: reader.nonEmptyString(block["id"]).map { ["notificationId": .string($0)] } ?? [:],
+            tracking: reader.nonEmptyString(block["id"]).map { JSONObject(key: "notificationId", value: .string($0)) } ?? [:],
             vendorBehavior: .sdkOpensURL
         )
     }

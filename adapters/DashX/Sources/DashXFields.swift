@@ -215,6 +215,7 @@ struct DashXFields: Sendable {
             return [:]
         }
         var parameters: [(String, String)] = []
+        parameters.reserveCapacity(map.count)
         var converted = false
         var droppedNull = false
         for (name, value) in map {
@@ -247,6 +248,7 @@ struct DashXFields: Sendable {
                 "\(key) has values that are not strings; the DashX iOS SDK drops the whole map: " + parts.joined(separator: "; ")
             )
         }
-        return ScreenParameters(parameters)
+        // An object's keys differ: the pairs are taken as they are.
+        return ScreenParameters(uniqueNames: parameters)
     }
 }
