@@ -16,6 +16,7 @@ import Testing
     @Test func isAvailableOnSixtyFourBitPlatforms() {
         // Where the fast path turned itself off, the tests below would prove nothing.
         #expect(SmallASCIIString.isAvailable == (MemoryLayout<Int>.size == 8))
+        #expect((SmallASCIIString.availableDiscriminator != 0) == SmallASCIIString.isAvailable)
     }
 
     @Test func everyLengthAndByteMatchesTheStandardLibrary() {
@@ -25,7 +26,7 @@ import Testing
             let length = generator.below(SmallASCIIString.capacity + 1)
             // Every ASCII byte, NUL and DEL included: a String may hold any of them.
             let bytes = (0..<length).map { _ in UInt8(generator.below(128)) }
-            let made = bytes.withUnsafeBufferPointer { SmallASCIIString.make($0) }
+            let made = bytes.withUnsafeBufferPointer { SmallASCIIString.make($0, discriminator: SmallASCIIString.availableDiscriminator) }
             let expected = reference(bytes)
             #expect(bits(made) == bits(expected), "\(bytes)")
             #expect(made == expected)
@@ -37,14 +38,14 @@ import Testing
     @Test func madeStringsBehaveAsStrings() {
         guard SmallASCIIString.isAvailable else { return }
         let bytes = Array("campaign_id_123".utf8)
-        var made = bytes.withUnsafeBufferPointer { SmallASCIIString.make($0) }
+        var made = bytes.withUnsafeBufferPointer { SmallASCIIString.make($0, discriminator: SmallASCIIString.availableDiscriminator) }
         #expect(made.count == 15)
         #expect(made.hasPrefix("campaign"))
         #expect(made.split(separator: "_") == ["campaign", "id", "123"])
         // Growing past 15 bytes moves it to the heap, as any small string does.
         made += "-and-more"
         #expect(made == "campaign_id_123-and-more")
-        let dictionary = [bytes.withUnsafeBufferPointer { SmallASCIIString.make($0) }: 1]
+        let dictionary = [bytes.withUnsafeBufferPointer { SmallASCIIString.make($0, discriminator: SmallASCIIString.availableDiscriminator) }: 1]
         #expect(dictionary["campaign_id_123"] == 1)
     }
 

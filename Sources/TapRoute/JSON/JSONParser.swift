@@ -1183,9 +1183,12 @@ extension String {
     /// (`UTF8Span`, Swift 6.2), else decoded as usual.
     @inline(__always)
     init(knownValidUTF8 bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool) {
-        if isASCII, bytes.count <= SmallASCIIString.capacity, SmallASCIIString.isAvailable {
-            self = SmallASCIIString.make(bytes)
-            return
+        if isASCII, bytes.count <= SmallASCIIString.capacity {
+            let discriminator = SmallASCIIString.availableDiscriminator
+            if discriminator != 0 {
+                self = SmallASCIIString.make(bytes, discriminator: discriminator)
+                return
+            }
         }
         if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
             self = String(copying: UTF8Span(unchecked: bytes.span, isKnownASCII: isASCII))

@@ -33,7 +33,7 @@ enum SmallASCIIString {
                 let expected = String(decoding: slice, as: UTF8.self)
                 // The bits are compared before they are made a `String`: a value of another
                 // layout is never formed (its copy or release could read them as a pointer).
-                var bits = slice.withUnsafeBufferPointer { SmallASCIIString.bits($0) }
+                var bits = slice.withUnsafeBufferPointer { SmallASCIIString.bits($0, discriminator: discriminator) }
                 let same = withUnsafeBytes(of: expected) { e in withUnsafeBytes(of: &bits) { b in e.elementsEqual(b) } }
                 guard same else { return false }
                 let made = unsafeBitCast(bits, to: String.self)
@@ -43,17 +43,21 @@ enum SmallASCIIString {
         return true
     }()
 
+    /// ``discriminator`` where ``isAvailable``, else 0: what a caller reads before each
+    /// string (one global read, where reading both is two — each a call to `swift_once`).
+    static let availableDiscriminator: UInt8 = isAvailable ? discriminator : 0
+
     /// The string of `bytes`, which must be at most ``capacity`` ASCII bytes; only to be
-    /// called when ``isAvailable``.
+    /// called with ``availableDiscriminator`` when it is not 0.
     @inline(__always)
-    static func make(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        unsafeBitCast(bits(bytes), to: String.self)
+    static func make(_ bytes: UnsafeBufferPointer<UInt8>, discriminator: UInt8) -> String {
+        unsafeBitCast(bits(bytes, discriminator: discriminator), to: String.self)
     }
 
-    /// The 16 bytes of the small string of `bytes` (at most ``capacity`` ASCII bytes), as
-    /// two words in memory order.
+    /// The 16 bytes of the small string of `bytes` (at most ``capacity`` ASCII bytes) with
+    /// `discriminator` in the last, as two words in memory order.
     @inline(__always)
-    static func bits(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
+    static func bits(_ bytes: UnsafeBufferPointer<UInt8>, discriminator: UInt8) -> (UInt64, UInt64) {
         let count = bytes.count
         var low: UInt64 = 0
         var high: UInt64 = 0
