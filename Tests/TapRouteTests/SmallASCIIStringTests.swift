@@ -10,6 +10,11 @@ import Testing
     /// The standard library's own string of `bytes`.
     func reference(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
+    /// The library's small string of `bytes`.
+    func make(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        SmallASCIIString.make(bytes, discriminator: SmallASCIIString.availableDiscriminator)
+    }
+
     /// The 16 bytes of a string value.
     func bits(_ string: String) -> [UInt8] { withUnsafeBytes(of: string) { Array($0) } }
 
@@ -26,7 +31,7 @@ import Testing
             let length = generator.below(SmallASCIIString.capacity + 1)
             // Every ASCII byte, NUL and DEL included: a String may hold any of them.
             let bytes = (0..<length).map { _ in UInt8(generator.below(128)) }
-            let made = bytes.withUnsafeBufferPointer { SmallASCIIString.make($0, discriminator: SmallASCIIString.availableDiscriminator) }
+            let made = bytes.withUnsafeBufferPointer { make($0) }
             let expected = reference(bytes)
             #expect(bits(made) == bits(expected), "\(bytes)")
             #expect(made == expected)
@@ -38,14 +43,14 @@ import Testing
     @Test func madeStringsBehaveAsStrings() {
         guard SmallASCIIString.isAvailable else { return }
         let bytes = Array("campaign_id_123".utf8)
-        var made = bytes.withUnsafeBufferPointer { SmallASCIIString.make($0, discriminator: SmallASCIIString.availableDiscriminator) }
+        var made = bytes.withUnsafeBufferPointer { make($0) }
         #expect(made.count == 15)
         #expect(made.hasPrefix("campaign"))
         #expect(made.split(separator: "_") == ["campaign", "id", "123"])
         // Growing past 15 bytes moves it to the heap, as any small string does.
         made += "-and-more"
         #expect(made == "campaign_id_123-and-more")
-        let dictionary = [bytes.withUnsafeBufferPointer { SmallASCIIString.make($0, discriminator: SmallASCIIString.availableDiscriminator) }: 1]
+        let dictionary = [bytes.withUnsafeBufferPointer { make($0) }: 1]
         #expect(dictionary["campaign_id_123"] == 1)
     }
 

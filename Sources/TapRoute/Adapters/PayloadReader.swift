@@ -218,13 +218,25 @@ public struct PayloadReader: Sendable {
     ///   - depth: the depth of the object or array that holds `value`.
     ///   - shape: the value of the wanted shape, or `nil` for any other.
     public func held<Value>(_ value: JSONValue?, heldAt depth: Int, as shape: (JSONValue) -> Value?) -> Held<Value> {
+        held(value, heldAt: depth, kindOnly: nil, as: shape)
+    }
+
+    /// ``held(_:heldAt:as:)``; when the value is JSON text, the root object's string members
+    /// named in `kindOnly` are read as empty strings (``JSONParser/rootStringsReadForKind``),
+    /// for an adapter that reads them only for their kind.
+    package func held<Value>(
+        _ value: JSONValue?,
+        heldAt depth: Int,
+        kindOnly: SmallStringSet?,
+        as shape: (JSONValue) -> Value?
+    ) -> Held<Value> {
         switch value {
         case nil, .null?:
             return .absent
         case .string(let text)?:
             let decoded: JSONValue
             do {
-                decoded = try limits.parseEmbeddedJSON(text, heldAt: depth)
+                decoded = try limits.parseEmbeddedJSON(text, heldAt: depth, kindOnly: kindOnly)
             } catch {
                 switch error.kind {
                 case .tooDeep: return .stringTooDeep(text: text, clause: limits.embeddedDepthClause(heldAt: depth))
@@ -242,6 +254,12 @@ public struct PayloadReader: Sendable {
     /// An object, written in place or held as JSON text in a string at `depth`.
     public func object(_ value: JSONValue?, heldAt depth: Int) -> Held<JSONObject> {
         held(value, heldAt: depth) { $0.objectValue }
+    }
+
+    /// ``object(_:heldAt:)``, reading the held object's string members named in `kindOnly`
+    /// as empty strings: for an adapter that asks only whether they are strings.
+    package func object(_ value: JSONValue?, heldAt depth: Int, kindOnly: SmallStringSet) -> Held<JSONObject> {
+        held(value, heldAt: depth, kindOnly: kindOnly) { $0.objectValue }
     }
 
     /// A list (a JSON array), written in place or held as JSON text in a string at `depth`.

@@ -215,6 +215,19 @@ public struct Limits: Sendable, Hashable {
         try JSONParser(maximumDepth: Swift.max(0, maxDepth - depth)).parse(text)
     }
 
+    /// ``parseEmbeddedJSON(_:heldAt:)``, reading the root object's string members named in
+    /// `kindOnly` as empty strings (``JSONParser/rootStringsReadForKind``): the same
+    /// outcome but for their text.
+    package func parseEmbeddedJSON(
+        _ text: String,
+        heldAt depth: Int,
+        kindOnly: SmallStringSet?
+    ) throws(JSONParseError) -> JSONValue {
+        var parser = JSONParser(maximumDepth: Swift.max(0, maxDepth - depth))
+        parser.rootStringsReadForKind = kindOnly
+        return try parser.parse(text)
+    }
+
     /// The clause for a warning about JSON in a string that nests deeper than
     /// ``parseEmbeddedJSON(_:heldAt:)`` allows: "nests deeper than limits.maxDepth (8) allows
     /// at this depth (6 levels)".

@@ -229,6 +229,13 @@ public struct JSONParser: Sendable {
     /// the fast path: slower, the same result. For checking the fast path (the parser tests).
     package var readsStringsInOrder = false
 
+    /// Members of the root object whose string values the caller reads only for their kind:
+    /// such a value is checked as any string is (escapes, UTF-8, control bytes — an invalid one
+    /// fails the parse at the same place) but read as the empty string, without building its
+    /// text. For JSON held in a string whose long members an adapter never reads (DashX's
+    /// `title` and `body`); `nil` reads every value.
+    package var rootStringsReadForKind: SmallStringSet? = nil
+
     /// Creates a parser.
     public init(maximumDepth: Int = 512) {
         self.maximumDepth = maximumDepth
@@ -275,6 +282,25 @@ public struct JSONParser: Sendable {
         knownValidUTF8: Bool,
         keys: JSONKeyCache? = nil
     ) throws(JSONParseError) -> JSONValue {
+        guard let kindOnly = rootStringsReadForKind, !readsStringsInOrder else {
+            return try parse(buffer, knownValidUTF8: knownValidUTF8, keys: keys, kindOnly: nil)
+        }
+        // The root object's reading holds a pointer to the set, not the set (a copy of it
+        // would retain and release its arrays).
+        let result = withUnsafePointer(to: kindOnly) { pointer in
+            Result { () throws(JSONParseError) -> JSONValue in
+                try parse(buffer, knownValidUTF8: knownValidUTF8, keys: keys, kindOnly: pointer)
+            }
+        }
+        return try result.get()
+    }
+
+    private func parse(
+        _ buffer: UnsafeBufferPointer<UInt8>,
+        knownValidUTF8: Bool,
+        keys: JSONKeyCache?,
+        kindOnly: UnsafePointer<SmallStringSet>?
+    ) throws(JSONParseError) -> JSONValue {
         var reader = Reader(
             bytes: buffer,
             maximumDepth: maximumDepth,
@@ -285,13 +311,51 @@ public struct JSONParser: Sendable {
         // The reader holds the cache's slots, not the cache.
         return try withExtendedLifetime(keys) { () throws(JSONParseError) -> JSONValue in
             reader.skipWhitespace()
-            let value = try reader.readValue(depth: 0)
+            let value: JSONValue
+            if let kindOnly, reader.position < buffer.count, buffer[reader.position] == UInt8(ascii: "{") {
+                value = .object(try reader.readObject(depth: 1, values: KindOnlyStrings(keys: kindOnly)))
+            } else {
+                value = try reader.readValue(depth: 0)
+            }
             reader.skipWhitespace()
             if reader.position < buffer.count {
                 throw reader.error(.trailingData)
             }
             return value
         }
+    }
+}
+
+/// How ``Reader/readObject(depth:values:)`` reads a member's value: specialized for each
+/// conforming type, so that the ordinary objects' reading is the plain loop.
+private protocol MemberValues {
+    /// The value of the member `key`, at `reader.position` (past the colon).
+    func read(_ reader: inout Reader, key: String, depth: Int) throws(JSONParseError) -> JSONValue
+}
+
+/// Every value read in full: every object but a root read with
+/// ``JSONParser/rootStringsReadForKind``.
+private struct EveryValue: MemberValues {
+    @inline(__always)
+    func read(_ reader: inout Reader, key: String, depth: Int) throws(JSONParseError) -> JSONValue {
+        try reader.readValue(depth: depth)
+    }
+}
+
+/// The root object's members with ``JSONParser/rootStringsReadForKind``: a string under one
+/// of `keys` is checked and read as the empty string; anything else in full.
+private struct KindOnlyStrings: MemberValues {
+    /// The keys, kept alive by the caller for the parse.
+    let keys: UnsafePointer<SmallStringSet>
+
+    func read(_ reader: inout Reader, key: String, depth: Int) throws(JSONParseError) -> JSONValue {
+        if reader.position < reader.bytes.count, reader.bytes[reader.position] == UInt8(ascii: "\""),
+            keys.pointee.contains(key)
+        {
+            try reader.skipString()
+            return .string("")
+        }
+        return try reader.readValue(depth: depth)
     }
 }
 
@@ -348,7 +412,7 @@ private struct Reader {
         guard position < bytes.count else { throw error(.unexpectedEnd(.value)) }
         switch bytes[position] {
         case UInt8(ascii: "{"):
-            return .object(try readObject(depth: depth + 1))
+            return .object(try readObject(depth: depth + 1, values: EveryValue()))
         case UInt8(ascii: "["):
             return .array(try readArray(depth: depth + 1))
         case UInt8(ascii: "\""):
@@ -464,7 +528,7 @@ private struct Reader {
         }
     }
 
-    mutating func readObject(depth: Int) throws(JSONParseError) -> JSONObject {
+    mutating func readObject<Values: MemberValues>(depth: Int, values: Values) throws(JSONParseError) -> JSONObject {
         if depth > maximumDepth { throw error(.tooDeep(limit: maximumDepth)) }
         position += 1  // {
         var members: [JSONObject.Member] = []
@@ -500,7 +564,7 @@ private struct Reader {
             }
             position += 1
             skipWhitespace()
-            let value = try readValue(depth: depth)
+            let value = try values.read(&self, key: key, depth: depth)
             if keyIndex != nil {
                 if let existing = keyIndex?[key] {
                     members[existing].value = value
@@ -591,6 +655,73 @@ private struct Reader {
     @inline(__always)
     static func hasSpecialByte(_ word: UInt64) -> Bool {
         (jsonStringSpecialBytes(word) | (word & 0x8080_8080_8080_8080)) != 0
+    }
+
+    /// Moves past the string at `position` (its opening quote), checking it as
+    /// ``readString()`` does but building nothing: plain runs eight bytes at a time, each
+    /// escape checked (a `\u` escape's digits, and a surrogate's pair). Anything else — a
+    /// control byte, an escape it does not take, UTF-8 to check, the end of the input — is
+    /// read by ``readString()`` from the start, for its error or its (discarded) value, so
+    /// that the outcome is always that of reading the string.
+    mutating func skipString() throws(JSONParseError) {
+        let start = position
+        guard let base = bytes.baseAddress else {
+            _ = try readString()
+            return
+        }
+        let count = bytes.count
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var p = start + 1
+        var high: UInt64 = 0
+        while true {
+            while p + 8 <= count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self))
+                let special = jsonStringSpecialBytes(word)
+                if special != 0 {
+                    let skipped = special.trailingZeroBitCount >> 3
+                    high |= word & highs & ((1 << (UInt64(skipped) << 3)) &- 1)
+                    p += skipped
+                    break
+                }
+                high |= word & highs
+                p += 8
+            }
+            guard p < count else { break }
+            let b = base[p]
+            if b == UInt8(ascii: "\"") {
+                let content = UnsafeBufferPointer(start: base + start + 1, count: p - start - 1)
+                guard high == 0 || knownValidUTF8 || Self.isValidUTF8(content) else { break }
+                position = p + 1
+                return
+            }
+            if b == UInt8(ascii: "\\") {
+                guard p + 1 < count else { break }
+                let e = base[p + 1]
+                if Self.standsForItself(e) || e == UInt8(ascii: "b") || e == UInt8(ascii: "f") || e == UInt8(ascii: "n")
+                    || e == UInt8(ascii: "r") || e == UInt8(ascii: "t")
+                {
+                    p += 2
+                    continue
+                }
+                guard e == UInt8(ascii: "u"), let scalar = Self.hex4(base, at: p + 2, count: count) else { break }
+                p += 6
+                if scalar >= 0xD800 && scalar < 0xDC00 {
+                    guard p + 1 < count, base[p] == UInt8(ascii: "\\"), base[p + 1] == UInt8(ascii: "u"),
+                        let low = Self.hex4(base, at: p + 2, count: count), low >= 0xDC00 && low < 0xE000
+                    else { break }
+                    p += 6
+                } else if scalar >= 0xDC00 && scalar < 0xE000 {
+                    break
+                }
+                continue
+            }
+            if b < 0x20 { break }
+            high |= UInt64(b & 0x80)
+            p += 1
+        }
+        // Not taken here: read as any string is, for the error it gives.
+        position = start
+        _ = try readString()
     }
 
     /// Reads a string at `position` (its opening quote).

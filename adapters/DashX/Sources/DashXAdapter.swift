@@ -134,7 +134,7 @@ public struct DashXAdapter: PayloadAdapter {
     static func readBlock(_ raw: JSONValue, dismissed: Bool, using reader: inout PayloadReader) -> JSONObject? {
         let consequence =
             dismissed ? "the DashX SDKs ignore it" : "the DashX SDKs ignore the tap; the app is opened"
-        switch reader.object(raw, heldAt: Limits.payloadDepth) {
+        switch reader.object(raw, heldAt: Limits.payloadDepth, kindOnly: kindOnlyKeys) {
         case .inString(let block, _):
             return block
         case .inPlace(let block):
@@ -157,6 +157,11 @@ public struct DashXAdapter: PayloadAdapter {
         }
         return nil
     }
+
+    /// The block's members the adapter reads only for their kind (present, `null`, a string
+    /// or not): their text is never read, so the held JSON is parsed without building it.
+    /// The notification's title and body are most of a block's text.
+    static let kindOnlyKeys = SmallStringSet(["title", "body", "image", "interruption_level"])
 
     /// The keys the iOS SDK requires, made once rather than for each record.
     static let requiredKeys = ["id", "title", "body"]
