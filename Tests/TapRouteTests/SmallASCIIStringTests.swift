@@ -54,6 +54,47 @@ import Testing
         #expect(dictionary["campaign_id_123"] == 1)
     }
 
+    @Test func objectLookupsReadKeysInPlaceWhereTheLayoutIsKnown() {
+        // `JSONObject` compares small ASCII keys as their 16 bytes on these platforms: the
+        // tag it assumes must be the one the standard library writes, and a member's key its
+        // first field.
+        #if (arch(x86_64) || arch(arm64)) && _endian(little)
+            #expect(JSONObject.smallASCIITag == UInt64(SmallASCIIString.discriminator) << 56)
+            #expect(SmallASCIIString.isAvailable)
+            #expect(MemoryLayout<JSONObject.Member>.offset(of: \JSONObject.Member.key) == 0)
+        #else
+            #expect(JSONObject.smallASCIITag == nil)
+        #endif
+    }
+
+    @Test func lookupsFindKeysHoweverTheirStringsAreHeld() {
+        // A key held on the heap though short (made with room to grow), keys of 15 and 16
+        // bytes, non-ASCII keys and one canonically equal to an ASCII key but longer in
+        // UTF-8: each is found exactly as by comparing strings.
+        var grown = String()
+        grown.reserveCapacity(64)
+        grown += "id"
+        let keys = [
+            grown, "fifteen_bytes__", "sixteen_bytes___", "café", "\u{212A}", "K", "title", "", "a",
+        ]
+        let object = JSONObject(keys.enumerated().map { ($0.element, JSONValue.number(JSONNumber($0.offset))) })
+        for (offset, key) in keys.enumerated() {
+            #expect(object[key] == .number(JSONNumber(offset)), "\(key)")
+            // The same text made anew, small where it fits.
+            #expect(object[String(decoding: Array(key.utf8), as: UTF8.self)] == .number(JSONNumber(offset)), "\(key)")
+        }
+        #expect(object["i"] == nil)
+        #expect(object["fifteen_bytes_"] == nil)
+        #expect(object["KELVIN"] == nil)
+        // A short key looked up among members that are all heap strings.
+        var long = String()
+        long.reserveCapacity(32)
+        long += "url"
+        let heapOnly = JSONObject([(long, JSONValue.bool(true)), ("a much longer key than fifteen", .null)])
+        #expect(heapOnly["url"] == .bool(true))
+        #expect(heapOnly["ur"] == nil)
+    }
+
     @Test func theParserGivesTheStandardLibrarysStrings() throws {
         // Keys and values of every length around the small-string limit, ASCII and not,
         // through the record parser (with and without the key cache) and the JSON text one.

@@ -283,8 +283,45 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         if let index { return index[key] }
         // Comparing UTF-8 lengths first skips most full string comparisons.
         let length = key.utf8.count
+        if let tag = Self.smallASCIITag {
+            // A key of at most 15 ASCII bytes (nearly every key) is held in the string's own
+            // 16 bytes, the last tagged "small, ASCII": two such keys are equal exactly when
+            // their bytes are, so that each member costs two word compares, read in place (no
+            // copy, no call). Other members' keys are compared as below.
+            let bits = unsafeBitCast(key, to: (UInt64, UInt64).self)
+            if bits.1 & Self.tagMask == tag {
+                return storage.withUnsafeBufferPointer { members -> Int? in
+                    guard let base = members.baseAddress else { return nil }
+                    let raw = UnsafeRawPointer(base)
+                    for i in 0..<members.count {
+                        let member = raw + i &* MemoryLayout<Member>.stride
+                        let high = member.load(fromByteOffset: 8, as: UInt64.self)
+                        if high == bits.1, member.load(as: UInt64.self) == bits.0 { return i }
+                        if high & Self.tagMask == tag { continue }
+                        if members[i].key.utf8.count == length && members[i].key == key { return i }
+                    }
+                    return nil
+                }
+            }
+        }
         for i in storage.indices where storage[i].key.utf8.count == length && storage[i].key == key { return i }
         return nil
+    }
+
+    /// The high four bits of a string's second word, where its kind is (``smallASCIITag``).
+    @inlinable static var tagMask: UInt64 { 0xF0 << 56 }
+
+    /// The high four bits of a small ASCII string's second word, on the platforms whose
+    /// layout of `String` the standard library's ABI fixes as 16 bytes with that tag (64-bit,
+    /// little-endian: the same layout ``SmallASCIIString`` builds and checks; a test holds
+    /// the two equal) and where an object member's key is its first field; `nil` elsewhere,
+    /// where keys are compared as strings.
+    @inlinable static var smallASCIITag: UInt64? {
+        #if (arch(x86_64) || arch(arm64)) && _endian(little)
+            return 0xE0 << 56
+        #else
+            return nil
+        #endif
     }
 
     /// The value for `key`, or `nil`. Setting `nil` removes the member.
