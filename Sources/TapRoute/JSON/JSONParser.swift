@@ -657,6 +657,27 @@ private struct Reader {
         (jsonStringSpecialBytes(word) | (word & 0x8080_8080_8080_8080)) != 0
     }
 
+    /// Moves `p` over plain string bytes, eight at a time, to the first quote, backslash or
+    /// control byte in a whole word (or to the last seven bytes before `count`, which the
+    /// caller reads one by one), noting the high bits of the bytes passed in `high`.
+    @inline(__always)
+    static func passPlainRun(_ base: UnsafePointer<UInt8>, _ p: inout Int, count: Int, high: inout UInt64) {
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while p + 8 <= count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self))
+            let special = jsonStringSpecialBytes(word)
+            if special != 0 {
+                // Jump to the first special byte, noting the high bits of those before it.
+                let skipped = special.trailingZeroBitCount >> 3
+                high |= word & highs & ((1 << (UInt64(skipped) << 3)) &- 1)
+                p += skipped
+                return
+            }
+            high |= word & highs
+            p += 8
+        }
+    }
+
     /// Moves past the string at `position` (its opening quote), checking it as
     /// ``readString()`` does but building nothing: plain runs eight bytes at a time, each
     /// escape checked (a `\u` escape's digits, and a surrogate's pair). Anything else — a
@@ -670,22 +691,10 @@ private struct Reader {
             return
         }
         let count = bytes.count
-        let highs: UInt64 = 0x8080_8080_8080_8080
         var p = start + 1
         var high: UInt64 = 0
         while true {
-            while p + 8 <= count {
-                let word = UInt64(littleEndian: UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self))
-                let special = jsonStringSpecialBytes(word)
-                if special != 0 {
-                    let skipped = special.trailingZeroBitCount >> 3
-                    high |= word & highs & ((1 << (UInt64(skipped) << 3)) &- 1)
-                    p += skipped
-                    break
-                }
-                high |= word & highs
-                p += 8
-            }
+            Self.passPlainRun(base, &p, count: count, high: &high)
             guard p < count else { break }
             let b = base[p]
             if b == UInt8(ascii: "\"") {
@@ -736,24 +745,11 @@ private struct Reader {
         let start = position
         guard let base = bytes.baseAddress else { return try readStringInOrder(from: start) }
         let count = bytes.count
-        let highs: UInt64 = 0x8080_8080_8080_8080
         var p = start + 1
         var high: UInt64 = 0
         var escaped = false
         while true {
-            while p + 8 <= count {
-                let word = UInt64(littleEndian: UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self))
-                let special = jsonStringSpecialBytes(word)
-                if special != 0 {
-                    // Jump to the first special byte, noting the high bits of those before it.
-                    let skipped = special.trailingZeroBitCount >> 3
-                    high |= word & highs & ((1 << (UInt64(skipped) << 3)) &- 1)
-                    p += skipped
-                    break
-                }
-                high |= word & highs
-                p += 8
-            }
+            Self.passPlainRun(base, &p, count: count, high: &high)
             guard p < count else { return try readStringInOrder(from: start) }
             let b = base[p]
             if b == UInt8(ascii: "\"") { break }
