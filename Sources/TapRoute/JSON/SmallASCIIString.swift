@@ -21,7 +21,7 @@ enum SmallASCIIString {
         return withUnsafeBytes(of: empty) { $0.count == 16 ? $0[15] : 0 }
     }()
 
-    /// Whether ``make(_:)`` builds exactly the strings the standard library builds: checked
+    /// Whether ``make(_:discriminator:)`` builds exactly the strings the standard library builds: checked
     /// once, for every length from 0 to 15.
     static let isAvailable: Bool = {
         guard MemoryLayout<String>.size == 16, discriminator & 0x0F == 0, discriminator != 0 else { return false }

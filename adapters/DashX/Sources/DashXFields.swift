@@ -66,6 +66,9 @@ final class FieldNames: Sendable {
         screenData: "screen_data",
         richLanding: "rich_landing",
         clickAction: "click_action",
+        // `title`, `body`, `image` and `interruption_level` are checked for their kind only: the
+        // block is parsed without their text (`DashXAdapter.kindOnlyKeys`). Reading one's text
+        // means taking it out of that set.
         stringKeys: ["id", "title", "body", "image", "url", "screen_name", "click_action", "interruption_level"],
         otherCase: [
             ("screenName", "screen_name"), ("screenData", "screen_data"), ("richLanding", "rich_landing"),
