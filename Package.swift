@@ -68,7 +68,10 @@ let package = Package(
         .target(name: "TapRouteTestSupport", dependencies: ["TapRoute"], path: "Tests/TapRouteTestSupport"),
         .testTarget(name: "TapRouteTests", dependencies: ["TapRoute", "TapRouteTestSupport"]),
         .testTarget(name: "TapRouteToolingTests", dependencies: ["TapRoute", "TapRouteTooling", "TapRouteTestSupport"]),
-        .testTarget(name: "TapRouteYAMLTests", dependencies: ["TapRouteYAML", "TapRouteAdapters", "TapRouteTestSupport"]),
+        .testTarget(
+            name: "TapRouteYAMLTests",
+            dependencies: ["TapRouteYAML", "TapRouteAdapters", "TapRouteTestSupport", .product(name: "Yams", package: "Yams")]
+        ),
         .testTarget(
             name: "ConformanceTests",
             dependencies: [

@@ -78,6 +78,24 @@ public enum ConfigurationLocation: Sendable, Hashable {
         }
     }
 
+    /// The configuration, read and checked, with the embedded default built by `embedded`
+    /// rather than read from YAML text — for a tool whose embedded default is also compiled
+    /// in as JSON (`Configuration.embeddedDefault()` in `TapRouteAdapters`): reading it
+    /// that way does not start the YAML reader, a third of what `normalize` does before its
+    /// first record.
+    /// - Throws: ``ConfigurationLoadError`` as ``load(embeddedDefault:)`` does.
+    public func load(
+        embedded: () throws(ConfigurationError) -> Configuration
+    ) throws(ConfigurationLoadError) -> Configuration {
+        // A file's text is read from the file; the embedded text is never asked for.
+        guard self == .embedded else { return try load(embeddedDefault: "") }
+        do throws(ConfigurationError) {
+            return try embedded()
+        } catch {
+            throw failure(error)
+        }
+    }
+
     /// `error` about this configuration, with ``note`` after it — for errors found later,
     /// when the registry is built from the configuration.
     public func failure(_ error: ConfigurationError) -> ConfigurationLoadError {

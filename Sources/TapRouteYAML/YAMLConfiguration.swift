@@ -104,7 +104,9 @@ public enum YAMLConfiguration {
         let parser: Parser
         let node: Node?
         do {
-            parser = try Parser(yaml: yaml)
+            // `.basic`: untagged plain scalars are typed by `PlainScalarResolution`, without
+            // the regular expressions of `Resolver.default`.
+            parser = try Parser(yaml: yaml, resolver: .basic)
             node = try parser.singleRoot()
         } catch let error as YamlError {
             throw convert(error, file: file)
@@ -132,7 +134,7 @@ public enum YAMLConfiguration {
         let candidates = AliasScanner.candidates(in: yaml)
         guard !candidates.isEmpty else { return }
         do {
-            _ = try Parser(yaml: AliasScanner.blankingAnchors(candidates, in: yaml)).singleRoot()
+            _ = try Parser(yaml: AliasScanner.blankingAnchors(candidates, in: yaml), resolver: .basic).singleRoot()
         } catch let error as YamlError {
             guard let mark = error.mark else { throw convert(error, file: file) }
             if let alias = candidates.first(where: { !$0.isAnchor && $0.line == mark.line && $0.column == mark.column }) {
@@ -211,18 +213,31 @@ public enum YAMLConfiguration {
         }
         switch node {
         case .scalar(let scalar):
-            switch Tag.Name(rawValue: node.tag.description) {
+            // An untagged plain scalar's tag reads as empty until something resolves it (the
+            // parser resolves only mapping keys, which are read as strings below).
+            let resolution: PlainScalarResolution
+            if scalar.tag.description.isEmpty {
+                resolution = PlainScalarResolution(scalar.string)
+            } else {
+                switch Tag.Name(rawValue: node.tag.description) {
+                case .null: resolution = .null
+                case .bool: resolution = Bool.construct(from: scalar).map(PlainScalarResolution.bool) ?? .string
+                case .int: resolution = .int
+                case .float: resolution = .float
+                default: resolution = .string
+                }
+            }
+            switch resolution {
             case .null: return .null
-            case .bool: if let b = node.bool { return .bool(b) }
+            case .bool(let b): return .bool(b)
             case .int:
-                if let i = node.int { return .number(JSONNumber(i)) }
+                if let i = Int.construct(from: scalar) { return .number(JSONNumber(i)) }
                 throw source.locate(ConfigurationError("'\(scalar.string)' is too large an integer", at: path))
             case .float:
-                if let d = node.float, d.isFinite { return .number(JSONNumber(d)) }
+                if let d = Double.construct(from: scalar), d.isFinite { return .number(JSONNumber(d)) }
                 throw source.locate(ConfigurationError("'\(scalar.string)' is not a finite number", at: path))
-            default: break
+            case .string: return .string(scalar.string)
             }
-            return .string(scalar.string)
         case .sequence(let sequence):
             var elements: [JSONValue] = []
             for (i, element) in sequence.enumerated() {

@@ -30,7 +30,7 @@ struct ConfigurationOptions: ParsableArguments {
     /// (and the definition files the configuration names).
     func loadRegistry() throws(ConfigurationFailure) -> AdapterRegistry {
         let origin = self.origin
-        let configuration = try origin.load(embeddedDefault: DefaultConfiguration.yaml)
+        let configuration = try origin.load(embedded: Configuration.embeddedDefault)
         do throws(ConfigurationError) {
             return try AdapterRegistry.builtIn(configuration: configuration)
         } catch {

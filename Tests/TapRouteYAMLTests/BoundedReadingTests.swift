@@ -189,7 +189,10 @@ import Testing
     @Test func keysThatYAMLTellsApartButAreTheSameStringAreDuplicates() throws {
         let error = try #require(failure("1: a\n\"1\": b\n"))
         #expect(error.kind == .duplicateKey)
-        #expect(error.line == 2)
+        // At the first of the two, as every duplicate key is reported: the parser types
+        // neither key (plain scalars are typed later, `PlainScalarResolution`), so it finds
+        // them equal itself.
+        #expect(error.line == 1)
     }
 
     @Test func nestingIsLimited() throws {

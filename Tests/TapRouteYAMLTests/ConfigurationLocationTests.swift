@@ -47,6 +47,36 @@ import Testing
         #expect(try location.load(embeddedDefault: "app: {schemes: [x]}\n").app.schemes == ["x"])
     }
 
+    @Test func theEmbeddedDefaultCanBeBuiltWithoutYAML() throws {
+        // Embedded: the closure builds it, and its errors come back as load errors.
+        var built = 0
+        let configuration = try ConfigurationLocation.embedded.load { () throws(ConfigurationError) in
+            built += 1
+            var configuration = Configuration()
+            configuration.app.schemes = ["x"]
+            return configuration
+        }
+        #expect(built == 1 && configuration.app.schemes == ["x"])
+        #expect {
+            try ConfigurationLocation.embedded.load { () throws(ConfigurationError) -> Configuration in
+                throw ConfigurationError("broken", file: "<embedded config.yaml>")
+            }
+        } throws: { error in
+            (error as? ConfigurationLoadError)?.description == "<embedded config.yaml>: error: broken"
+        }
+        // A file: read from the file, the closure never called.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("taproute-location-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("c.yaml").path
+        try "app: {schemes: [shop]}\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let fromFile = try ConfigurationLocation.file(path).load { () throws(ConfigurationError) -> Configuration in
+            Issue.record("the embedded default was built for a file")
+            return Configuration()
+        }
+        #expect(fromFile.app.schemes == ["shop"])
+    }
+
     @Test func theCurrentDirectoryFileIsNamedAsTheUserSeesItWithANote() {
         let location = ConfigurationLocation.currentDirectory
         #expect(location.name == "./config.yaml")

@@ -60,7 +60,7 @@ public enum TapRouteServer {
     /// - Throws: `ConfigurationLoadError` (from TapRouteYAML), as the CLI reports it.
     public static func loadRegistry(configPath path: String?) throws(ConfigurationLoadError) -> (AdapterRegistry, String) {
         let location = ConfigurationLocation.locate(explicitPath: path)
-        let configuration = try location.load(embeddedDefault: DefaultConfiguration.yaml)
+        let configuration = try location.load(embedded: Configuration.embeddedDefault)
         do throws(ConfigurationError) {
             return (try AdapterRegistry.builtIn(configuration: configuration), location.name)
         } catch {
