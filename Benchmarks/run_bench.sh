@@ -14,11 +14,13 @@
 #
 # Every tool first runs once untimed with its output kept, to check one output line per
 # input line ("ok" in the last column) and record its exit status (1 is expected: the corpus
-# has malformed lines). Then RUNS timed runs (default 3) write to /dev/null with the corpus
-# in the page cache; the table gives the median wall time, records/s, MB/s (10^6 bytes of
-# input) and the peak resident memory of the slowest-memory run, from GNU time when
-# /usr/bin/time is GNU's, else from Python's resource module (which cannot report less than
-# the Python process that spawns the command, about 14 MB).
+# has malformed lines). Then RUNS rounds (default 3) each run every tool once, in the rows'
+# order, writing to /dev/null with the corpus in the page cache: interleaved, so that a
+# machine whose speed drifts slows every tool's runs alike and the ratios between rows hold.
+# The table gives the median wall time, the median CPU time (user + system, all threads),
+# records/s, MB/s (10^6 bytes of input) and the peak resident memory of the largest run, from
+# GNU time when /usr/bin/time is GNU's, else from Python's resource module (which cannot
+# report less than the Python process that spawns the command, about 14 MB).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 corpus=${1:?usage: run_bench.sh CORPUS [CMD...]}
@@ -39,7 +41,8 @@ command_for() {
   if [[ "$1" == *"{}"* ]]; then printf '%s' "${1//\{\}/$corpus}"; else printf '%s < %s' "$1" "$corpus"; fi
 }
 
-# Runs one command once; prints "seconds peak_kb".
+# Runs one command once; prints "seconds peak_kb status cpu_seconds" (CPU: user + system time
+# of the command and its children).
 timed_run() {
   local cmd=$1 out=$2
   "$python" - "$cmd" "$out" "$gnu_time" <<'PY'
@@ -47,61 +50,45 @@ import os, resource, subprocess, sys, time
 cmd, out, gnu_time = sys.argv[1], sys.argv[2], sys.argv[3]
 stats = out + ".time"
 argv = [gnu_time, "-v", "-o", stats, "sh", "-c", cmd] if gnu_time else ["sh", "-c", cmd]
+before = resource.getrusage(resource.RUSAGE_CHILDREN)
 with open(out, "wb") as sink:
     start = time.perf_counter()
     status = subprocess.call(argv, stdout=sink)
     seconds = time.perf_counter() - start
+after = resource.getrusage(resource.RUSAGE_CHILDREN)
 peak = 0
+cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 if gnu_time:
     for line in open(stats):
         if "Maximum resident set size" in line:
             peak = int(line.rsplit(":", 1)[1])
 else:
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    peak = after.ru_maxrss
     if sys.platform == "darwin":
         peak //= 1024
-print(f"{seconds:.4f} {peak} {status}")
+print(f"{seconds:.4f} {peak} {status} {cpu:.4f}")
 PY
 }
 
-row() {
-  local name=$1 cmd=$2 check=$3
-  local full
-  full=$(command_for "$cmd")
-  read -r _ _ status < <(timed_run "$full" "$scratch/out")
-  local verdict=-
-  if [ "$check" = yes ]; then
-    local lines
-    lines=$(grep -c '' "$scratch/out" || true)
-    if [ "$lines" = "$records" ]; then verdict=ok; else verdict="FAIL ($lines lines out)"; fi
-  fi
-  local times=() peak=0
-  for ((i = 0; i < runs; i++)); do
-    read -r seconds kb _ < <(timed_run "$full" /dev/null)
-    times+=("$seconds")
-    ((kb > peak)) && peak=$kb
-  done
-  "$python" - "$name" "$records" "$bytes" "$peak" "$status" "$verdict" "${times[@]}" <<'PY'
-import statistics, sys
-name, records, size, peak, status, verdict, *times = sys.argv[1:]
-median = statistics.median(float(t) for t in times)
-records, size = int(records), int(size)
-print(f"| {name} | {records} | {median:.3f} | {records / median:.0f} | {size / median / 1e6:.1f} | {int(peak) / 1024:.1f} | {status} | {verdict} |")
-PY
+# The rows: a name, a command line and whether its output is checked, collected first and
+# timed together below.
+names=()
+commands=()
+checks=()
+add_row() {
+  names+=("$1")
+  commands+=("$(command_for "$2")")
+  checks+=("$3")
 }
 
-echo "corpus: $corpus ($records records, $bytes bytes), median of $runs runs"
-echo
-echo "| tool | records | median s | records/s | MB/s | peak RSS MB | exit | 1 out/in |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
 if [ "${ONLY_EXTRA:-}" != 1 ]; then
-  row "python reference" "$python $here/reference_normalize.py {}" yes
-  [ "${SKIP_STDLIB:-}" = 1 ] || row "python reference, stdlib json (--stdlib)" "$python $here/reference_normalize.py --stdlib {}" yes
+  add_row "python reference" "$python $here/reference_normalize.py {}" yes
+  [ "${SKIP_STDLIB:-}" = 1 ] || add_row "python reference, stdlib json (--stdlib)" "$python $here/reference_normalize.py --stdlib {}" yes
 fi
 for cmd in "$@"; do
-  row "$cmd" "$cmd" yes
+  add_row "$cmd" "$cmd" yes
 done
-row "floor: cat corpus > /dev/null" "cat {}" no
+add_row "floor: cat corpus > /dev/null" "cat {}" no
 cat > "$scratch/parse_only.py" <<'PY'
 import sys
 try:
@@ -114,15 +101,55 @@ for line in open(sys.argv[1], "rb"):
     except ValueError:
         pass
 PY
-row "floor: python parse-only loop" "$python $scratch/parse_only.py {}" no
+add_row "floor: python parse-only loop" "$python $scratch/parse_only.py {}" no
 # The C++ parse floor: simdjson parsing every line into a DOM on one thread
 # (scripts/install-bench-deps.sh installs libsimdjson-dev; SKIP_SIMDJSON=1 leaves it out).
 if [ "${SKIP_SIMDJSON:-}" != 1 ]; then
   if g++ -O3 -march=native -std=c++17 "$here/simdjson_floor.cpp" -lsimdjson -o "$scratch/simdjson_floor" 2>"$scratch/simdjson.log"; then
-    row "floor: simdjson parse-only (C++, 1 thread)" "$scratch/simdjson_floor {} 2>/dev/null" no
+    add_row "floor: simdjson parse-only (C++, 1 thread)" "$scratch/simdjson_floor {} 2>/dev/null" no
   else
     echo "(no simdjson floor row: building Benchmarks/simdjson_floor.cpp failed; run scripts/install-bench-deps.sh, or SKIP_SIMDJSON=1)" >&2
   fi
 fi
+
+# Each tool once with its output kept: its exit status, and one output line per input line.
+statuses=()
+verdicts=()
+for i in "${!names[@]}"; do
+  read -r _ _ status _ < <(timed_run "${commands[$i]}" "$scratch/out")
+  verdict=-
+  if [ "${checks[$i]}" = yes ]; then
+    lines=$(grep -c '' "$scratch/out" || true)
+    if [ "$lines" = "$records" ]; then verdict=ok; else verdict="FAIL ($lines lines out)"; fi
+  fi
+  statuses+=("$status")
+  verdicts+=("$verdict")
+done
+rm -f "$scratch/out"
+
+# The timed runs, interleaved: round r runs every tool once, in order, so that each tool's
+# median samples the same stretch of the machine's time as the others' (its speed drifts).
+for ((r = 0; r < runs; r++)); do
+  for i in "${!names[@]}"; do
+    timed_run "${commands[$i]}" /dev/null >> "$scratch/times.$i"
+  done
+done
+
+echo "corpus: $corpus ($records records, $bytes bytes), median of $runs interleaved runs"
+echo
+echo "| tool | records | median s | CPU s | records/s | MB/s | peak RSS MB | exit | 1 out/in |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+for i in "${!names[@]}"; do
+  "$python" - "${names[$i]}" "$records" "$bytes" "${statuses[$i]}" "${verdicts[$i]}" "$scratch/times.$i" <<'PY'
+import statistics, sys
+name, records, size, status, verdict, path = sys.argv[1:]
+runs = [line.split() for line in open(path)]
+median = statistics.median(float(run[0]) for run in runs)
+cpu = statistics.median(float(run[3]) for run in runs)
+peak = max(int(run[1]) for run in runs)
+records, size = int(records), int(size)
+print(f"| {name} | {records} | {median:.3f} | {cpu:.3f} | {records / median:.0f} | {size / median / 1e6:.1f} | {peak / 1024:.1f} | {status} | {verdict} |")
+PY
+done
 echo
 echo "machine: nproc=$(nproc 2>/dev/null || sysctl -n hw.ncpu), $(uname -sm), $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ //'); $(date -u '+%Y-%m-%d %H:%M UTC')"
