@@ -283,4 +283,29 @@ extension String {
             }
         }
     }
+
+    /// Short ASCII strings are compared as their 16 bytes where the layout allows: members and
+    /// candidates held on the heap though short, of 15 and 16 bytes, non-ASCII, and KELVIN
+    /// SIGN answer as the comparison of object keys does — the same UTF-8 length and equal as
+    /// strings — so that KELVIN SIGN, canonically equal to `K` but longer, is not `K` (nor is
+    /// it for `JSONObject` lookups).
+    @Test func answersForStringsHeldEveryWay() {
+        func heap(_ text: String) -> String {
+            var grown = String()
+            grown.reserveCapacity(64)
+            grown += text
+            return grown
+        }
+        let texts = ["id", "url", "fifteen_bytes__", "sixteen_bytes___", "café", "\u{212A}", "K", "", "title"]
+        for memberCount in 0...texts.count {
+            for heapMembers in [false, true] {
+                let members = texts.prefix(memberCount).map { heapMembers ? heap($0) : $0 }
+                let set = SmallStringSet(members)
+                for candidate in texts + texts.map(heap) + ["i", "ur", "fifteen_bytes_", "KELVIN", "Id"] {
+                    let expected = members.contains { $0.utf8.count == candidate.utf8.count && $0 == candidate }
+                    #expect(set.contains(candidate) == expected, "\(candidate) in \(members)")
+                }
+            }
+        }
+    }
 }

@@ -493,7 +493,11 @@ package struct SmallStringSet: Sendable {
     /// Creates the set.
     package init<S: Sequence>(_ strings: S) where S.Element == String {
         var unique: [String] = []
-        for string in strings where !unique.contains(string) { unique.append(string) }
+        // Duplicates as `contains` sees them: the same UTF-8 length and equal as strings (so
+        // that `K` is kept beside KELVIN SIGN, which is canonically equal but longer).
+        for string in strings where !unique.contains(where: { $0.utf8.count == string.utf8.count && $0 == string }) {
+            unique.append(string)
+        }
         members = unique
         hashed = unique.count > 16 ? Set(unique) : nil
         lengths = unique.reduce(0) { $0 | Self.lengthBit($1.utf8.count) }
@@ -513,6 +517,25 @@ package struct SmallStringSet: Sendable {
         let length = string.utf8.count
         guard lengths & Self.lengthBit(length) != 0 else { return false }
         if let hashed { return hashed.contains(string) }
+        if let tag = JSONObject.smallASCIITag {
+            // As in `JSONObject.position(of:)`: a string of at most 15 ASCII bytes equals a
+            // member held the same way exactly when their 16 bytes do, read in place.
+            let bits = unsafeBitCast(string, to: (UInt64, UInt64).self)
+            if bits.1 & JSONObject.tagMask == tag {
+                return members.withUnsafeBufferPointer { members -> Bool in
+                    guard let base = members.baseAddress else { return false }
+                    let raw = UnsafeRawPointer(base)
+                    for i in 0..<members.count {
+                        let member = raw + i &* MemoryLayout<String>.stride
+                        let high = member.load(fromByteOffset: 8, as: UInt64.self)
+                        if high == bits.1, member.load(as: UInt64.self) == bits.0 { return true }
+                        if high & JSONObject.tagMask == tag { continue }
+                        if members[i].utf8.count == length && members[i] == string { return true }
+                    }
+                    return false
+                }
+            }
+        }
         for member in members where member.utf8.count == length && member == string { return true }
         return false
     }

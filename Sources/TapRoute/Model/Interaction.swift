@@ -288,8 +288,10 @@ public struct ScreenParameters: Sendable, Hashable, Sequence, ExpressibleByDicti
     }
 
     /// Parameters from pairs whose names the caller knows to differ (an object's members),
-    /// taken as they are: no search for a repeated name.
-    package init(uniqueNames pairs: [(String, String)]) {
+    /// taken as they are: no search for a repeated name. The pairs are labeled as `Element`
+    /// is, so that the array is kept rather than converted element by element (an array of
+    /// unlabeled pairs is copied into a new one to relabel it).
+    package init(uniqueNames pairs: [Element]) {
         storage = pairs
         index = pairs.count > Self.indexThreshold ? Self.makeIndex(pairs) : nil
     }

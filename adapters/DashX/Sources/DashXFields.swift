@@ -217,25 +217,25 @@ struct DashXFields: Sendable {
             reader.warn(.invalidScreenData, "\(key) is \(other.typeDescription), not an object: \(noParameters)")
             return [:]
         }
-        var parameters: [(String, String)] = []
+        var parameters: [ScreenParameters.Element] = []
         parameters.reserveCapacity(map.count)
         var converted = false
         var droppedNull = false
         for (name, value) in map {
             switch value {
             case .string(let s):
-                parameters.append((name, s))
+                parameters.append((name: name, value: s))
             case .null:
                 droppedNull = true
             case .bool(let b):
                 converted = true
-                parameters.append((name, b ? "true" : "false"))
+                parameters.append((name: name, value: b ? "true" : "false"))
             case .number(let n):
                 converted = true
-                parameters.append((name, n.text))
+                parameters.append((name: name, value: n.text))
             case .array, .object:
                 converted = true
-                parameters.append((name, value.jsonString()))
+                parameters.append((name: name, value: value.jsonString()))
             }
         }
         if converted || droppedNull {
