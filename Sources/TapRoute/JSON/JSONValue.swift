@@ -292,19 +292,42 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
             if bits.1 & Self.tagMask == tag {
                 return storage.withUnsafeBufferPointer { members -> Int? in
                     guard let base = members.baseAddress else { return nil }
-                    let raw = UnsafeRawPointer(base)
-                    for i in 0..<members.count {
-                        let member = raw + i &* MemoryLayout<Member>.stride
-                        let high = member.load(fromByteOffset: 8, as: UInt64.self)
-                        if high == bits.1, member.load(as: UInt64.self) == bits.0 { return i }
-                        if high & Self.tagMask == tag { continue }
-                        if members[i].key.utf8.count == length && members[i].key == key { return i }
+                    return Self.position(
+                        ofSmallASCII: bits,
+                        tag: tag,
+                        in: UnsafeRawPointer(base),
+                        count: members.count,
+                        stride: MemoryLayout<Member>.stride
+                    ) {
+                        members[$0].key.utf8.count == length && members[$0].key == key
                     }
-                    return nil
                 }
             }
         }
         for i in storage.indices where storage[i].key.utf8.count == length && storage[i].key == key { return i }
+        return nil
+    }
+
+    /// The position of the first of `count` strings laid out `stride` bytes apart from `base`
+    /// (each the first field of its element) that equals the small ASCII string whose two
+    /// words are `bits`: a string held the same way is equal exactly when its words are; one
+    /// held otherwise is compared by `equalAt`.
+    @inlinable @inline(__always)
+    static func position(
+        ofSmallASCII bits: (UInt64, UInt64),
+        tag: UInt64,
+        in base: UnsafeRawPointer,
+        count: Int,
+        stride: Int,
+        equalAt: (Int) -> Bool
+    ) -> Int? {
+        for i in 0..<count {
+            let element = base + i &* stride
+            let high = element.load(fromByteOffset: 8, as: UInt64.self)
+            if high == bits.1, element.load(as: UInt64.self) == bits.0 { return i }
+            if high & tagMask == tag { continue }
+            if equalAt(i) { return i }
+        }
         return nil
     }
 
@@ -524,15 +547,16 @@ package struct SmallStringSet: Sendable {
             if bits.1 & JSONObject.tagMask == tag {
                 return members.withUnsafeBufferPointer { members -> Bool in
                     guard let base = members.baseAddress else { return false }
-                    let raw = UnsafeRawPointer(base)
-                    for i in 0..<members.count {
-                        let member = raw + i &* MemoryLayout<String>.stride
-                        let high = member.load(fromByteOffset: 8, as: UInt64.self)
-                        if high == bits.1, member.load(as: UInt64.self) == bits.0 { return true }
-                        if high & JSONObject.tagMask == tag { continue }
-                        if members[i].utf8.count == length && members[i] == string { return true }
-                    }
-                    return false
+                    let stride = MemoryLayout<String>.stride
+                    return JSONObject.position(
+                        ofSmallASCII: bits,
+                        tag: tag,
+                        in: UnsafeRawPointer(base),
+                        count: members.count,
+                        stride: stride
+                    ) {
+                        members[$0].utf8.count == length && members[$0] == string
+                    } != nil
                 }
             }
         }
