@@ -46,28 +46,22 @@ enum PlainScalarResolution: Equatable {
     }
 
     private static func resolve(_ s: ArraySlice<Unicode.Scalar>) -> Self {
-        if let value = bool(s) { return .bool(value) }
+        // The rules' fixed words first, compared once as text: none of them matches another
+        // rule, so the order of the rules (bool, int, float, null) is kept.
+        switch String(String.UnicodeScalarView(s)) {
+        // bool: yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF
+        case "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON": return .bool(true)
+        case "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF": return .bool(false)
+        // float: [-+]?\.(?:inf|Inf|INF) | \.(?:nan|NaN|NAN)
+        case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", ".nan", ".NaN", ".NAN":
+            return .float
+        // null: ~|null|Null|NULL| (the empty scalar too)
+        case "", "~", "null", "Null", "NULL": return .null
+        default: break
+        }
         if isInt(s) { return .int }
         if isFloat(s) { return .float }
-        if isNull(s) { return .null }
         return .string
-    }
-
-    /// `yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF`.
-    private static func bool(_ s: ArraySlice<Unicode.Scalar>) -> Bool? {
-        switch String(String.UnicodeScalarView(s)) {
-        case "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON": true
-        case "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF": false
-        default: nil
-        }
-    }
-
-    /// `~|null|Null|NULL|` (the empty scalar too).
-    private static func isNull(_ s: ArraySlice<Unicode.Scalar>) -> Bool {
-        switch String(String.UnicodeScalarView(s)) {
-        case "", "~", "null", "Null", "NULL": true
-        default: false
-        }
     }
 
     /// `[-+]?0b[0-1_]+ | [-+]?0o?[0-7_]+ | [-+]?(?:0|[1-9][0-9_]*) | [-+]?0x[0-9a-fA-F_]+ |
@@ -92,14 +86,9 @@ enum PlainScalarResolution: Equatable {
     }
 
     /// `[-+]?[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)? | \.[0-9_]+(?:[eE][-+][0-9]+)? |
-    /// [-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]* | [-+]?\.(?:inf|Inf|INF) | \.(?:nan|NaN|NAN)`.
+    /// [-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*` (the infinities and NaN are words, read by
+    /// `resolve`).
     private static func isFloat(_ whole: ArraySlice<Unicode.Scalar>) -> Bool {
-        let text = String(String.UnicodeScalarView(whole))
-        switch text {
-        case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", ".nan", ".NaN", ".NAN":
-            return true
-        default: break
-        }
         if whole.first == "." {
             // \.[0-9_]+(?:[eE][-+][0-9]+)?
             let body = whole.dropFirst()

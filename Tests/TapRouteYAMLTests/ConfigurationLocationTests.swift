@@ -75,6 +75,16 @@ import Testing
             return Configuration()
         }
         #expect(fromFile.app.schemes == ["shop"])
+        // A file that cannot be read is an error naming it, not the embedded default.
+        let missing = folder.appendingPathComponent("missing.yaml").path
+        #expect {
+            try ConfigurationLocation.file(missing).load { () throws(ConfigurationError) -> Configuration in
+                Configuration()
+            }
+        } throws: { error in
+            guard let error = error as? ConfigurationLoadError else { return false }
+            return error.error.errors.first?.file == missing && error.error.errors.first?.kind == .unreadable
+        }
     }
 
     @Test func theCurrentDirectoryFileIsNamedAsTheUserSeesItWithANote() {

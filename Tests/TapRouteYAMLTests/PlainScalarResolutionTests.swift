@@ -55,6 +55,22 @@ import Yams
         }
     }
 
+    /// Scalars of hostile length in the shape of each rule (and just off it) answer as Yams
+    /// does; a configuration's scalars are bounded by its size (1 MiB).
+    @Test func longScalarsMatchYams() {
+        let n = 100_000
+        let digits = String(repeating: "7", count: n)
+        let texts = [
+            digits, "1" + digits, "-0o" + digits, "0b" + String(repeating: "1_", count: n), "0x" + String(repeating: "aF", count: n),
+            "1" + String(repeating: ":59", count: n), "1" + String(repeating: ":59", count: n) + ".5",
+            "1" + String(repeating: ":59", count: n) + ":60", "1." + digits + "e" + digits, "." + digits + "e+" + digits,
+            "." + digits + "e" + digits, digits + "x", String(repeating: "~", count: n), String(repeating: "true", count: n),
+        ]
+        for text in texts {
+            #expect(PlainScalarResolution(text) == Self.yams(text), "\(text.prefix(12))… (\(text.utf8.count) bytes)")
+        }
+    }
+
     /// A whole document reads as it did with `Resolver.default`: tags win over the plain
     /// rules, quoted scalars are strings, and the typed values are Yams' own.
     @Test func documentsReadAsBefore() throws {
