@@ -166,23 +166,91 @@ public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvert
             public init(integerLiteral value: Int) { self = .index(value) }
         }
 
+        /// The last step and the steps before it, or `nil` at the root: a shared chain, so
+        /// that ``appending(_:)-(String)`` is one small allocation however deep the path is
+        /// (the definition compiler and the YAML reader extend a path at every node).
+        private var last: Step?
+
+        /// One step and the path before it.
+        private final class Step: Sendable {
+            let component: Component
+            let parent: Step?
+            /// How many steps from the root to this one, this one included.
+            let count: Int
+
+            init(_ component: Component, after parent: Step?) {
+                self.component = component
+                self.parent = parent
+                self.count = (parent?.count ?? 0) + 1
+            }
+        }
+
+        private init(last: Step?) { self.last = last }
+
         /// The steps, from the root.
-        public var components: [Component]
+        public var components: [Component] {
+            get {
+                var out: [Component] = []
+                out.reserveCapacity(count)
+                var step = last
+                while let current = step {
+                    out.append(current.component)
+                    step = current.parent
+                }
+                out.reverse()
+                return out
+            }
+            set { self = KeyPath(newValue) }
+        }
+
+        /// How many steps the path has.
+        public var count: Int { last?.count ?? 0 }
 
         /// Creates a key path.
-        public init(_ components: [Component] = []) { self.components = components }
+        public init(_ components: [Component] = []) {
+            var last: Step?
+            for component in components { last = Step(component, after: last) }
+            self.last = last
+        }
 
         /// Creates a key path from a literal list of components.
-        public init(arrayLiteral elements: Component...) { self.components = elements }
+        public init(arrayLiteral elements: Component...) { self.init(elements) }
 
         /// Whether this is the root.
-        public var isEmpty: Bool { components.isEmpty }
+        public var isEmpty: Bool { last == nil }
 
         /// This path followed by `key`.
-        public func appending(_ key: String) -> KeyPath { KeyPath(components + [.key(key)]) }
+        public func appending(_ key: String) -> KeyPath { KeyPath(last: Step(.key(key), after: last)) }
 
         /// This path followed by `index`.
-        public func appending(_ index: Int) -> KeyPath { KeyPath(components + [.index(index)]) }
+        public func appending(_ index: Int) -> KeyPath { KeyPath(last: Step(.index(index), after: last)) }
+
+        /// This path without its last step; the root stays the root.
+        public func removingLast() -> KeyPath { KeyPath(last: last?.parent) }
+
+        /// Whether both paths have the same steps.
+        public static func == (lhs: KeyPath, rhs: KeyPath) -> Bool {
+            guard lhs.count == rhs.count else { return false }
+            var left = lhs.last
+            var right = rhs.last
+            while let l = left, let r = right {
+                if l === r { return true }
+                if l.component != r.component { return false }
+                left = l.parent
+                right = r.parent
+            }
+            return true
+        }
+
+        /// Hashes the steps (from the last to the first, the same order for equal paths).
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(count)
+            var step = last
+            while let current = step {
+                hasher.combine(current.component)
+                step = current.parent
+            }
+        }
 
         /// `a.b[2].c`.
         public var description: String {
@@ -199,7 +267,11 @@ public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvert
         }
 
         /// Concatenates two key paths.
-        public static func + (lhs: KeyPath, rhs: KeyPath) -> KeyPath { KeyPath(lhs.components + rhs.components) }
+        public static func + (lhs: KeyPath, rhs: KeyPath) -> KeyPath {
+            var last = lhs.last
+            for component in rhs.components { last = Step(component, after: last) }
+            return KeyPath(last: last)
+        }
     }
 }
 
@@ -239,15 +311,15 @@ public struct ConfigurationSource: Sendable {
             located.column = mark.column
             return located
         }
-        var components = error.keyPath.components
+        var path = error.keyPath
         while true {
-            if let mark = marks[ConfigurationError.KeyPath(components)] {
+            if let mark = marks[path] {
                 located.line = mark.line
                 located.column = mark.column
                 return located
             }
-            if components.isEmpty { return located }
-            components.removeLast()
+            if path.isEmpty { return located }
+            path = path.removingLast()
         }
     }
 }
