@@ -179,37 +179,55 @@ enum DBraces {
     }
 
     static func split(_ text: String) -> Result<[Piece], DSyntaxProblem> {
-        var pieces: [Piece] = []
-        var literal: [UInt8] = []
-        var bytes = Array(text.utf8)[...]
-        while let b = bytes.first {
-            bytes = bytes.dropFirst()
-            if b == UInt8(ascii: "}") {
-                guard bytes.first == UInt8(ascii: "}") else { return .failure(DSyntaxProblem(message: "a '}' must be written '}}'")) }
-                bytes = bytes.dropFirst()
-                literal.append(b)
-                continue
-            }
-            guard b == UInt8(ascii: "{") else {
-                literal.append(b)
-                continue
-            }
-            if bytes.first == UInt8(ascii: "{") {
-                bytes = bytes.dropFirst()
-                literal.append(b)
-                continue
-            }
-            let inside = bytes.prefix { $0 != UInt8(ascii: "}") }
-            guard inside.count < bytes.count else { return .failure(DSyntaxProblem(message: "a '{' without '}' (write '{{' for a brace)")) }
-            bytes = bytes.dropFirst(inside.count + 1)
-            if !literal.isEmpty {
-                pieces.append(.text(String(decoding: literal, as: UTF8.self)))
-                literal = []
-            }
-            pieces.append(.insert(String(decoding: inside, as: UTF8.self)))
+        // Text without braces, the most common template, is one piece: no copy.
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) {
+            return .success(text.isEmpty ? [] : [.text(text)])
         }
-        if !literal.isEmpty { pieces.append(.text(String(decoding: literal, as: UTF8.self))) }
-        return .success(pieces)
+        var text = text
+        return text.withUTF8 { bytes in
+            var pieces: [Piece] = []
+            // The literal text since the last insert; runs between doubled braces are copied
+            // into it whole.
+            var literal: [UInt8] = []
+            var runStart = 0
+            var i = 0
+            while i < bytes.count {
+                let b = bytes[i]
+                if b == UInt8(ascii: "}") {
+                    guard i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "}") else {
+                        return .failure(DSyntaxProblem(message: "a '}' must be written '}}'"))
+                    }
+                    literal += bytes[runStart...i]
+                    i += 2
+                    runStart = i
+                    continue
+                }
+                guard b == UInt8(ascii: "{") else {
+                    i += 1
+                    continue
+                }
+                if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "{") {
+                    literal += bytes[runStart...i]
+                    i += 2
+                    runStart = i
+                    continue
+                }
+                guard let close = bytes[(i + 1)...].firstIndex(of: UInt8(ascii: "}")) else {
+                    return .failure(DSyntaxProblem(message: "a '{' without '}' (write '{{' for a brace)"))
+                }
+                literal += bytes[runStart..<i]
+                if !literal.isEmpty {
+                    pieces.append(.text(String(decoding: literal, as: UTF8.self)))
+                    literal.removeAll(keepingCapacity: true)
+                }
+                pieces.append(.insert(String(decoding: bytes[(i + 1)..<close], as: UTF8.self)))
+                i = close + 1
+                runStart = i
+            }
+            literal += bytes[runStart..<bytes.count]
+            if !literal.isEmpty { pieces.append(.text(String(decoding: literal, as: UTF8.self))) }
+            return .success(pieces)
+        }
     }
 }
 
