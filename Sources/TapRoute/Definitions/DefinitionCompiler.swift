@@ -26,9 +26,24 @@ struct DefinitionCompiler {
     /// The interned paths of predicates and values (the plan's `paths`), each once per
     /// context: the same text reads from another base inside `buttons`.
     var pathTable: [DPath] = []
-    var pathIDs: [InternedPath: DPathID] = [:]
+    var pathIDs: [InternedPath: DPathID] = Dictionary(minimumCapacity: 128)
     /// How many interned paths a run caches.
     var cachedPaths = 0
+    /// Each path text parsed so far, under what its parse depends on, as an index into
+    /// `parsedList`: a definition reads the same paths in many rules, and each text is parsed
+    /// and interned once.
+    var parsedPaths: [ParsedPathKey: Int] = Dictionary(minimumCapacity: 128)
+    /// The parsed paths, each with its interned id once it has one.
+    var parsedList: [(path: DPath, id: DPathID?)] = []
+
+    struct ParsedPathKey: Hashable {
+        var text: String
+        var namedAllowed: Bool
+        var insideButtons: Bool
+        /// How many named values there are: names are only ever added, so the count says
+        /// which are known.
+        var names: Int
+    }
     /// The predicates compiled so far and their literals, strings and parts.
     var tables = DPredicateTables()
 
@@ -404,7 +419,11 @@ struct DefinitionCompiler {
 
     /// Compiles and interns a path string.
     mutating func pathID(_ value: JSONValue, at keyPath: KeyPath) -> DPathID? {
-        path(value, at: keyPath).map { intern($0) }
+        guard let (path, slot) = parsedPath(value, at: keyPath) else { return nil }
+        if let id = parsedList[slot].id { return id }
+        let id = intern(path)
+        parsedList[slot].id = id
+        return id
     }
 
     func isName(_ s: String) -> Bool {
@@ -431,9 +450,25 @@ struct DefinitionCompiler {
 
     /// Compiles a path string.
     mutating func path(_ value: JSONValue, at keyPath: KeyPath) -> DPath? {
+        parsedPath(value, at: keyPath)?.path
+    }
+
+    /// Compiles a path string: the path and its index in `parsedList`.
+    mutating func parsedPath(_ value: JSONValue, at keyPath: KeyPath) -> (path: DPath, slot: Int)? {
         guard let text = string(value, at: keyPath) else { return nil }
-        switch DPathParser.parse(text, names: names, namedAllowed: namedAllowed, insideButtons: insideButtons) {
-        case .success(let path):
+        let key = ParsedPathKey(text: text, namedAllowed: namedAllowed, insideButtons: insideButtons, names: names.count)
+        let parsed: Result<(path: DPath, slot: Int), DSyntaxProblem>
+        if let slot = parsedPaths[key] {
+            parsed = .success((parsedList[slot].path, slot))
+        } else {
+            parsed = DPathParser.parse(text, names: names, namedAllowed: namedAllowed, insideButtons: insideButtons).map { path in
+                parsedList.append((path, nil))
+                parsedPaths[key] = parsedList.count - 1
+                return (path, parsedList.count - 1)
+            }
+        }
+        switch parsed {
+        case .success(let (path, slot)):
             let finds = path.steps.filter { if case .find = $0 { true } else { false } }.count
             if inRecognize, case .reference(.named(let index)) = path.base, decodingNames.contains(index) {
                 fail("'\(text)' decodes JSON; recognize must stay cheap and decode nothing", at: keyPath)
@@ -454,7 +489,7 @@ struct DefinitionCompiler {
                 fail("more than \(DefinitionBounds.maxSearches) list searches ([field=…]) in the definition", .limitExceeded, at: keyPath)
                 return nil
             }
-            return path
+            return (path, slot)
         case .failure(let problem):
             fail("'\(text)' is not a path: \(problem.message)", at: keyPath)
             return nil

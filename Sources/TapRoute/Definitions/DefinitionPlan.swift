@@ -286,6 +286,15 @@ struct DPath: Sendable, Hashable {
     var display: String
     /// The last key step, for `{@key}`.
     var lastKey: String?
+
+    /// Paths are equal when their base and steps are: `display` and `lastKey` are made from
+    /// the steps, so comparing and hashing them too would only cost time.
+    static func == (lhs: DPath, rhs: DPath) -> Bool { lhs.base == rhs.base && lhs.steps == rhs.steps }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(base)
+        hasher.combine(steps)
+    }
 }
 
 /// How strings compare.
