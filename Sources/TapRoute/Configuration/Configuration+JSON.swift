@@ -309,7 +309,7 @@ public struct ConfigurationReader: Sendable {
     /// close; `nil` when there is none.
     public func unknownKeys(in object: JSONObject, allowedKeys: [String], adapter: String? = nil) -> ConfigurationError? {
         var errors: [ConfigurationError] = []
-        for key in object.keys where !allowedKeys.contains(key) {
+        for (key, _) in object where !allowedKeys.contains(key) {
             var message = "unknown key '\(key)'"
             if let adapter { message += " for adapter '\(adapter)'" }
             message += "; expected one of: \(allowedKeys.joined(separator: ", "))"

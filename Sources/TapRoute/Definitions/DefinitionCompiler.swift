@@ -113,7 +113,9 @@ struct DefinitionCompiler {
 
     /// The document's depth and node count, checked without recursion.
     static func checkBounds(_ json: JSONValue) -> ConfigurationError? {
-        var stack: [(JSONValue, Int)] = [(json, 1)]
+        var stack: [(JSONValue, Int)] = []
+        stack.reserveCapacity(256)
+        stack.append((json, 1))
         var nodes = 0
         while let (value, depth) = stack.popLast() {
             nodes += 1
