@@ -48,10 +48,11 @@ struct DefinitionCompiler {
     var tables = DPredicateTables()
 
     /// The nodes and lists added so far, so that a repeated condition is one node.
-    var nodeIDs: [NodeKey: DPredicate] = [:]
-    var literalLists: [[DLiteral]: Range<Int>] = [:]
-    var stringLists: [[String]: Range<Int>] = [:]
-    var partLists: [[DPredicate]: Range<Int>] = [:]
+    /// (Sized for a large definition up front: growing a table rehashes every key.)
+    var nodeIDs: [NodeKey: DPredicate] = Dictionary(minimumCapacity: 128)
+    var literalLists: [[DLiteral]: Range<Int>] = Dictionary(minimumCapacity: 32)
+    var stringLists: [[String]: Range<Int>] = Dictionary(minimumCapacity: 32)
+    var partLists: [[DPredicate]: Range<Int>] = Dictionary(minimumCapacity: 32)
 
     struct NodeKey: Hashable {
         var node: DPredicateNode

@@ -10,6 +10,8 @@ enum DPathParser {
         guard !bytes.isEmpty else { return .failure(DSyntaxProblem(message: "a path cannot be empty")) }
         var base = DBase.current
         var steps: [DStep] = []
+        // At most one step per '.' or '[' and one more: one allocation for the steps.
+        steps.reserveCapacity(1 + bytes.lazy.filter { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "[") }.count)
         var display = ""
         var lastKey: String?
 
@@ -81,7 +83,9 @@ enum DPathParser {
                     }
                     bytes = bytes.dropFirst()
                     steps.append(.key(key))
-                    display += "[" + jsonPathQuoted(key) + "]"
+                    display += "["
+                    display += jsonPathQuoted(key)
+                    display += "]"
                     lastKey = key
                     continue
                 }
@@ -108,7 +112,9 @@ enum DPathParser {
                         return .failure(DSyntaxProblem(message: "a find step compares with 'text' or @reference"))
                     }
                     steps.append(.find(field: field, equals: operand))
-                    display += "[?(@." + field + ")]"
+                    display += "[?(@."
+                    display += field
+                    display += ")]"
                     lastKey = nil
                     continue
                 }
@@ -130,7 +136,14 @@ enum DPathParser {
             bytes = bytes.dropFirst(name.count)
             let key = String(decoding: name, as: UTF8.self)
             steps.append(.key(key))
-            display += isPlainJSONPathName(key) ? "." + key : "[" + jsonPathQuoted(key) + "]"
+            if isPlainJSONPathName(key) {
+                display += "."
+                display += key
+            } else {
+                display += "["
+                display += jsonPathQuoted(key)
+                display += "]"
+            }
             lastKey = key
         }
         return .success(DPath(base: base, steps: steps, display: display, lastKey: lastKey))
@@ -160,6 +173,13 @@ enum DPathParser {
     }
 
     static func jsonPathQuoted(_ key: String) -> String {
+        // Most keys need no escape: one copy between the quotes.
+        if !key.utf8.contains(where: { $0 == UInt8(ascii: "'") || $0 == UInt8(ascii: "\\") }) {
+            var out = "'"
+            out += key
+            out += "'"
+            return out
+        }
         var out = "'"
         for c in key.unicodeScalars {
             if c == "'" || c == "\\" { out.unicodeScalars.append("\\") }

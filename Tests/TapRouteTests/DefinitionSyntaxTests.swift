@@ -66,3 +66,32 @@ import Testing
         }
     }
 }
+
+/// A parsed path's `display`, the JSONPath suffix that errors name: plain keys after a dot,
+/// other keys quoted (with `'` and `\` escaped), indices and list searches in brackets; and
+/// `lastKey`, the key `{@key}` stands for.
+@Suite struct PathDisplayTests {
+    func parse(_ text: String) throws -> DPath {
+        try DPathParser.parse(text, names: [:], namedAllowed: true, insideButtons: false).get()
+    }
+
+    @Test(
+        arguments: [
+            ("data.url", ".data.url", "url"),
+            ("['gcm.app_link']", "['gcm.app_link']", "gcm.app_link"),
+            ("data['^d']", ".data['^d']", "^d"),
+            ("['it\\'s']", "['it\\'s']", "it's"),
+            ("a['back\\\\slash']", ".a['back\\\\slash']", "back\\slash"),
+            ("list[1]", ".list[1]", nil),
+            ("list[kind='b'].v", ".list[?(@.kind)].v", "v"),
+            ("CIO-Delivery-ID", ".CIO-Delivery-ID", "CIO-Delivery-ID"),
+            ("a.9lives", ".a['9lives']", "9lives"),
+            ("é", "['é']", "é"),
+        ] as [(String, String, String?)]
+    )
+    func displaysAsJSONPath(_ text: String, _ display: String, _ lastKey: String?) throws {
+        let path = try parse(text)
+        #expect(path.display == display)
+        #expect(path.lastKey == lastKey)
+    }
+}
