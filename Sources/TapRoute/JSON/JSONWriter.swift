@@ -150,6 +150,29 @@ public struct JSONWriter: Sendable {
                 }
                 i += 8
             }
+            // The last bytes, when none needs an escape, as whole words too. Past eight bytes:
+            // the string's last eight, stored over the output of those already written — which
+            // is those bytes as they are, since none needs an escape. Four to seven: the first
+            // and the last four, overlapping. The output has room (six bytes per input byte).
+            if i < count, count >= 4 {
+                if count >= 8 {
+                    let word = UnsafeRawPointer(base + count - 8).loadUnaligned(as: UInt64.self)
+                    if !Self.needsEscape(UInt64(littleEndian: word)) {
+                        UnsafeMutableRawPointer(target + o - (8 - (count - i))).storeBytes(of: word, as: UInt64.self)
+                        o += count - i
+                        i = count
+                    }
+                } else {
+                    let first = UnsafeRawPointer(base).loadUnaligned(as: UInt32.self)
+                    let last = UnsafeRawPointer(base + count - 4).loadUnaligned(as: UInt32.self)
+                    if !Self.needsEscape(UInt64(UInt32(littleEndian: first)) | UInt64(UInt32(littleEndian: last)) << 32) {
+                        UnsafeMutableRawPointer(target + o).storeBytes(of: first, as: UInt32.self)
+                        UnsafeMutableRawPointer(target + o + count - 4).storeBytes(of: last, as: UInt32.self)
+                        o += count
+                        i = count
+                    }
+                }
+            }
             while i < count {
                 put(base[i])
                 i += 1
