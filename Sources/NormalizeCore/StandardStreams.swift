@@ -116,11 +116,24 @@ package final class OutputSink {
         buffer.reserveCapacity(Self.chunkSize)
     }
 
-    /// Appends `bytes`, writing the buffer out whenever it is full.
+    /// Appends `bytes`, writing the buffer out whenever it is full. Whole chunks of `bytes`
+    /// met with the buffer empty (a block's output) are written from `bytes` itself, without
+    /// copying them into the buffer first.
     package func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard failure == nil else { return }
         var rest = bytes[...]
         while !rest.isEmpty {
+            if buffer.isEmpty, rest.count >= Self.chunkSize {
+                let part = UnsafeBufferPointer(rebasing: rest.prefix(Self.chunkSize))
+                do throws(IOFailure) {
+                    try writeAll(descriptor: descriptor, UnsafeRawBufferPointer(part))
+                } catch {
+                    failure = error
+                    return
+                }
+                rest = rest.dropFirst(part.count)
+                continue
+            }
             let room = Self.chunkSize - buffer.count
             let part = rest.prefix(room)
             buffer.append(contentsOf: part)
