@@ -92,6 +92,33 @@ public struct JSONWriter: Sendable {
 
     /// Appends `string` as a quoted, escaped JSON string.
     package static func writeString(_ string: String, into out: inout JSONOutputBuffer) {
+        // A string of at most 15 ASCII bytes (most keys and short values) is held in its own
+        // two words (see `JSONObject.smallASCIITag`): when none of its bytes needs an escape,
+        // the words are stored as they are, with no call for the text.
+        if let tag = JSONObject.smallASCIITag {
+            let bits = unsafeBitCast(string, to: (UInt64, UInt64).self)
+            if bits.1 & JSONObject.tagMask == tag {
+                let count = Int(truncatingIfNeeded: bits.1 >> 56) & 0x0F
+                // The bytes past the text are made spaces, which need no escape.
+                let spaces: UInt64 = 0x2020_2020_2020_2020
+                let lowText: UInt64 = count >= 8 ? ~0 : (1 << UInt64(8 * count)) &- 1
+                let highText: UInt64 = count <= 8 ? 0 : (1 << UInt64(8 * (count - 8))) &- 1
+                let low = bits.0 & lowText | spaces & ~lowText
+                let high = bits.1 & highText | spaces & ~highText
+                if !needsEscape(low) && !needsEscape(high) {
+                    // 18 bytes of room: the quote, both words, and the closing quote written
+                    // over what follows the text.
+                    out.append(maximum: 18) { target in
+                        target[0] = UInt8(ascii: "\"")
+                        UnsafeMutableRawPointer(target + 1).storeBytes(of: bits.0, as: UInt64.self)
+                        UnsafeMutableRawPointer(target + 9).storeBytes(of: bits.1, as: UInt64.self)
+                        target[count + 1] = UInt8(ascii: "\"")
+                        return count + 2
+                    }
+                    return
+                }
+            }
+        }
         // In place when the text is contiguous UTF-8 (native and small strings are), without
         // the copy `withUTF8` needs.
         if string.utf8.withContiguousStorageIfAvailable({ writeEscaped($0, into: &out) }) != nil { return }
