@@ -117,7 +117,7 @@ package final class OutputSink {
     }
 
     /// Appends `bytes`, writing the buffer out whenever it is full. Whole chunks of `bytes`
-    /// met with the buffer empty (a block's output) are written from `bytes` itself, without
+    /// met with the buffer empty (a round's output) are written from `bytes` itself, without
     /// copying them into the buffer first.
     package func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard failure == nil else { return }

@@ -65,9 +65,12 @@ import Testing
             let sink = OutputSink(descriptor: ends[1])
             let pieces = Self.pieces()
             for piece in pieces { piece.withUnsafeBufferPointer { sink.append($0) } }
-            try sink.flush()
+            // The writing end is closed, and the reader waited for, whether or not the flush
+            // fails.
+            let flushed = Result { () throws(IOFailure) in try sink.flush() }
             close(ends[1])
             done.wait()
+            try flushed.get()
             let messages = received.all
             #expect(messages.allSatisfy { $0.count <= OutputSink.chunkSize })
             #expect(messages.flatMap { $0 } == pieces.flatMap { $0 })
@@ -82,7 +85,7 @@ import Testing
         }
 
         /// A large piece written straight from the caller's bytes fails as the buffer does:
-        /// the error is kept, thrown at the next checkpoint, and what follows is dropped.
+        /// the error is kept, and thrown at the next checkpoint and by the flush.
         @Test func keepsTheFirstWriteError() throws {
             let descriptor = open("/dev/full", O_WRONLY)
             try #require(descriptor >= 0)
