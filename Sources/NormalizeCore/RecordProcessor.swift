@@ -120,8 +120,9 @@ package struct RecordProcessor: Sendable {
     /// Processes JSON Lines, streaming, on up to `jobs` threads; adds the number of failed
     /// records to `failed`.
     ///
-    /// The input is read in blocks of whole lines (4 MiB from a regular file; from a pipe or
-    /// terminal, whatever has arrived); a block's lines are normalized in rounds of at most
+    /// The input is read in blocks of whole lines (4 MiB from a regular file, the next one read
+    /// on a thread of its own while this one is normalized when `jobs` is more than 1; from a
+    /// pipe or terminal, whatever has arrived); a block's lines are normalized in rounds of at most
     /// ``roundLines`` lines and ``roundBytes`` bytes, each round split into contiguous runs
     /// normalized in parallel, and each round's output is written in input order before the
     /// next round starts. A line longer than `limits.maxRecordBytes` is not kept: its bytes are
@@ -135,8 +136,10 @@ package struct RecordProcessor: Sendable {
     {
         let limit = registry.configuration.limits.maxRecordBytes
         let blockSize = 1 << 22
-        let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 16)
-        defer { raw.deallocate() }
+        // With more than one thread, a regular file's next block is read while this one is
+        // normalized; a pipe or terminal is not read ahead, so that a run whose output has
+        // failed never waits for input that may not come.
+        let blocks = BlockReader(input, blockSize: blockSize, readsAhead: jobs > 1 && input.readsWholeBlocks)
         var linesBefore = 0  // lines consumed before the current block
         var carry: [UInt8] = []  // the start of a line that continues in the next read
         var skipping = false  // inside a line longer than the limit
@@ -169,9 +172,9 @@ package struct RecordProcessor: Sendable {
 
         var workspace = BlockWorkspace()
         while true {
-            let length = try input.read(into: raw)
+            let chunk = try blocks.nextBlock()
+            let length = chunk.count
             if length == 0 { break }
-            let chunk = UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: length)
             var start = 0
             if skipping {
                 guard let newline = Self.index(of: 0x0A, in: chunk, from: 0) else {
@@ -204,7 +207,7 @@ package struct RecordProcessor: Sendable {
             if start < length { keep(UnsafeBufferPointer(rebasing: chunk[start...])) }
             // Written now, so that a record arriving on a slow stream is not held back.
             try output.flush()
-            input.reportProgress(records: linesBefore)
+            input.reportProgress(records: linesBefore, bytesRead: blocks.bytesRead)
         }
         if skipping {
             endSkippedLine()

@@ -306,8 +306,18 @@ package final class InputSource {
     /// Reports to the progress line, if any, that the input has yielded `records` records so
     /// far. Called once per block read, so it costs nothing per record.
     package func reportProgress(records: Int) {
+        reportProgress(records: records, bytesRead: bytesRead)
+    }
+
+    /// ``reportProgress(records:)`` with the bytes read as of the records (``BlockReader``
+    /// reads a block ahead of them).
+    package func reportProgress(records: Int, bytesRead: Int) {
         progress?.update(records: records, bytesRead: bytesRead, size: size)
     }
+
+    /// Whether reads fill whole blocks (a regular file), so that reading ahead never waits on
+    /// input that has not arrived.
+    package var readsWholeBlocks: Bool { isRegularFile }
 
     /// Whether a read would return at once (bytes, the end, or an error).
     private func hasMoreNow() -> Bool {

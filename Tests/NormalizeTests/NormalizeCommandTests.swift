@@ -193,6 +193,16 @@ func normalize(_ arguments: [String], stdin: String? = nil, in directory: String
         #expect(lines.count == 40_000)
         let errorLines = lines.compactMap { try? JSONValue(parsing: $0)["error"]?["line"]?.numberValue?.intValue }
         #expect(errorLines == Array(stride(from: 1, through: 40_000, by: 97)))
+        // From a regular file, which is read a block ahead with more than one thread (its error
+        // records name the file).
+        let file = try Scratch.file("blocks.jsonl", input)
+        let fromFile = try normalize(["--lines", "--jobs", "1", file])
+        #expect(fromFile.status == 1 && fromFile.lines.count == 40_000)
+        #expect(fromFile.stdout.replacingOccurrences(of: #","file":"\#(file)""#, with: "") == sequential.stdout)
+        for jobs in ["2", "4"] {
+            let run = try normalize(["--lines", "--jobs", jobs, file])
+            #expect(run.status == 1 && run.stdout == fromFile.stdout, "--jobs \(jobs) on a file")
+        }
     }
 
     @Test func usageErrorsExitTwo() throws {
