@@ -43,6 +43,16 @@ import Testing
         #expect(document.status == 2 && document.stderr.contains("No space left on device"), "\(document)")
     }
 
+    /// With more than one thread a regular file's next block is read ahead, but a pipe is not:
+    /// a run whose output has failed ends without waiting for input that has not come.
+    @Test func aWriteErrorEndsTheRunWhileStandardInputStaysOpen() throws {
+        for arguments in [["--lines", "--jobs", "2"], ["--lines", "--jobs", "1"]] {
+            let ended = try Child.exitWhileInputStaysOpen(arguments, record: Array((Self.record + "\n").utf8))
+            #expect(ended?.status == 2, "\(arguments): \(String(describing: ended))")
+            #expect(ended.map { $0.seconds < 10 } == true, "\(arguments): \(String(describing: ended))")
+        }
+    }
+
     @Test func subcommandsReportWriteErrors() throws {
         let aasa = TestPaths.path("examples/aasa/apple-example.json")
         let commands: [[String]] = [
@@ -512,6 +522,39 @@ struct Child: CustomStringConvertible {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         return latency
+    }
+
+    /// Writes `record` into a pipe that stays open, with standard output `/dev/full`; returns the
+    /// exit status and how long the child took to end (`nil` if it had not ended within 10 s),
+    /// then closes the pipe and reaps the child.
+    static func exitWhileInputStaysOpen(_ arguments: [String], record: [UInt8]) throws -> (status: Int32, seconds: Double)? {
+        ignoreBrokenPipes
+        var input: [Int32] = [0, 0]
+        guard pipe(&input) == 0 else { throw POSIXError(.EMFILE) }
+        _ = fcntl(input[1], F_SETFD, FD_CLOEXEC)
+        var actions = SpawnActions()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, input[0], 0)
+        posix_spawn_file_actions_addclose(&actions, input[0])
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/full", O_WRONLY, 0)
+        let pid = try spawn(arguments, actions: &actions)
+        _ = close(input[0])
+        let start = Date()
+        _ = record.withUnsafeBytes { write(input[1], $0.baseAddress!, $0.count) }
+        var status: Int32 = 0
+        var ended: (status: Int32, seconds: Double)?
+        while ended == nil && Date().timeIntervalSince(start) < 10 {
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid {
+                ended = ((status & 0x7F) == 0 ? (status >> 8) & 0xFF : -1, Date().timeIntervalSince(start))
+            } else {
+                usleep(10_000)
+            }
+        }
+        _ = close(input[1])
+        if ended == nil { while waitpid(pid, &status, 0) < 0 && errno == EINTR {} }
+        return ended
     }
 
     /// Runs the binary with standard output on a non-blocking pipe that is read only after
