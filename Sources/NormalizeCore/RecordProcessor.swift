@@ -31,16 +31,15 @@ package struct RecordProcessor: Sendable {
     package var reader: RecordReader { registry.recordReader }
 
     /// Appends the output for one JSON line, line `line` of the input, to `out`; returns
-    /// whether it failed. `keys` (one thread's at a time) lends the keys of earlier records.
+    /// whether it failed.
     package func output(
         for record: UnsafeBufferPointer<UInt8>,
         line: Int,
         name: InputName,
-        keys: JSONKeyCache? = nil,
         into out: inout JSONOutputBuffer
     ) -> Bool {
         do throws(NormalizationError) {
-            let json = try reader.read(record, line: line, keys: keys)
+            let json = try reader.read(record, line: line)
             if let encoder {
                 return !encoder.output(for: json, registry: registry, line: line, index: nil, name: name, pretty: pretty, into: &out)
             }
@@ -266,8 +265,8 @@ package struct RecordProcessor: Sendable {
     /// The round is cut into runs of contiguous lines, each with its own output buffer; up to
     /// `jobs` workers take the runs in order, one at a time, until none is left. Each worker
     /// normalizes with a registry of its own (``AdapterRegistry/replica()``, made for the
-    /// first parallel round) and its own key cache, so the threads share no object whose
-    /// reference count changes per record.
+    /// first parallel round), so the threads share no object whose reference count changes
+    /// per record.
     private func processRound(
         _ block: UnsafeBufferPointer<UInt8>,
         lines: Range<Int>,
@@ -295,7 +294,7 @@ package struct RecordProcessor: Sendable {
         workspace.outputs.withUnsafeMutableBufferPointer { outputs in
             failedPerRun.withUnsafeMutableBufferPointer { failures in
                 // Each run touches only its own output buffer and failure count, and reads
-                // only its own lines of the block; each worker only its own processor and keys.
+                // only its own lines of the block; each worker only its own processor.
                 nonisolated(unsafe) let outputs = outputs
                 nonisolated(unsafe) let failures = failures
                 nonisolated(unsafe) let block = block
@@ -304,7 +303,6 @@ package struct RecordProcessor: Sendable {
                     let worker = workers[index]
                     // Copied out of the worker once, not for each record.
                     let processor = worker.processor
-                    let keys = worker.keys
                     while let run = queue.next() {
                         let from = lines.lowerBound + lines.count * run / runs
                         let to = lines.lowerBound + lines.count * (run + 1) / runs
@@ -316,7 +314,7 @@ package struct RecordProcessor: Sendable {
                             let record = UnsafeBufferPointer(rebasing: block[start..<lineEnds[index]])
                             start = lineEnds[index] + 1
                             guard !Self.isBlank(record) else { continue }
-                            if processor.output(for: record, line: firstLine + index, name: name, keys: keys, into: &output.buffer) {
+                            if processor.output(for: record, line: firstLine + index, name: name, into: &output.buffer) {
                                 failed += 1
                             }
                         }
@@ -355,12 +353,11 @@ package struct RecordProcessor: Sendable {
         var framer = DocumentFramer(limit: limits.maxRecordBytes)
         var out = JSONOutputBuffer(capacity: 1 << 12)
         var records = 0
-        let keys = JSONKeyCache()
 
         func handle(_ event: DocumentFramer.Event) {
             records += 1
             out.removeAll()
-            if !documentOutput(for: event, name: name, keys: keys, into: &out) { failed += 1 }
+            if !documentOutput(for: event, name: name, into: &out) { failed += 1 }
             out.withBytes { output.append($0) }
         }
 
@@ -378,16 +375,14 @@ package struct RecordProcessor: Sendable {
     }
 
     /// Appends the output for one event of a document to `out`; returns whether it succeeded.
-    /// `keys` lends the keys of the document's earlier records.
     private func documentOutput(
         for event: DocumentFramer.Event,
         name: InputName,
-        keys: JSONKeyCache,
         into out: inout JSONOutputBuffer
     ) -> Bool {
         switch event {
         case .element(let bytes, let index, let line, let column):
-            return recordOutput(for: bytes, line: line, column: column, index: index, name: name, keys: keys, into: &out)
+            return recordOutput(for: bytes, line: line, column: column, index: index, name: name, into: &out)
         case .oversizedElement(let size, let index, let line):
             renderError(.limitExceeded(reader.oversized(size: size), path: "$[\(index)]"), line: line, name: name, into: &out)
             return false
@@ -400,7 +395,7 @@ package struct RecordProcessor: Sendable {
             renderError(NormalizationError(.invalidJSON, message, cause: .invalidJSON(error)), line: error.line, name: name, into: &out)
             return false
         case .document(let bytes, let line, let column):
-            return recordOutput(for: bytes, line: line, column: column, index: nil, name: name, keys: keys, into: &out)
+            return recordOutput(for: bytes, line: line, column: column, index: nil, name: name, into: &out)
         }
     }
 
@@ -422,7 +417,6 @@ package struct RecordProcessor: Sendable {
         column: Int,
         index: Int?,
         name: InputName,
-        keys: JSONKeyCache,
         into out: inout JSONOutputBuffer
     ) -> Bool {
         func inDocument(_ error: NormalizationError) -> NormalizationError {
@@ -431,7 +425,7 @@ package struct RecordProcessor: Sendable {
             located.path = "$[\(index)]" + error.path.dropFirst()
             return located
         }
-        let parsed = Result { () throws(NormalizationError) -> JSONValue in try reader.read(bytes, line: line, column: column, keys: keys) }
+        let parsed = Result { () throws(NormalizationError) -> JSONValue in try reader.read(bytes, line: line, column: column) }
         switch parsed {
         case .failure(var error):
             var errorLine = line
@@ -484,11 +478,9 @@ package struct RecordProcessor: Sendable {
     }
 
     /// What one thread of a round normalizes with: a processor whose registry it shares with
-    /// no other thread, and the object keys of the records it has read so far.
+    /// no other thread.
     package final class Worker: Sendable {
         let processor: RecordProcessor
-        /// Used by one thread at a time: the worker's.
-        nonisolated(unsafe) let keys = JSONKeyCache()
 
         init(_ processor: RecordProcessor) {
             self.processor = processor

@@ -34,23 +34,12 @@ public struct RecordReader: Sendable {
     ///   - column: the 1-based column (in bytes) of the input at which the record starts.
     /// - Throws: ``NormalizationError`` (`limitExceeded` or `invalidJSON`, with its cause).
     public func read(_ record: UnsafeBufferPointer<UInt8>, line: Int = 1, column: Int = 1) throws(NormalizationError) -> JSONValue {
-        try read(record, line: line, column: column, keys: nil)
-    }
-
-    /// Reads one record as ``read(_:line:column:)`` does, reusing the object keys `keys`
-    /// holds from earlier records (``JSONKeyCache``): the same value, or the same error.
-    package func read(
-        _ record: UnsafeBufferPointer<UInt8>,
-        line: Int = 1,
-        column: Int = 1,
-        keys: JSONKeyCache?
-    ) throws(NormalizationError) -> JSONValue {
         if record.count > limits.maxRecordBytes {
             throw .limitExceeded(oversized(size: record.count))
         }
         var parser = JSONParser(maximumDepth: limits.maxDepth)
         parser.readsStringsInOrder = readsStringsInOrder
-        let parsed = Result { () throws(JSONParseError) -> JSONValue in try parser.parse(record, keys: keys) }
+        let parsed = Result { () throws(JSONParseError) -> JSONValue in try parser.parse(record) }
         switch parsed {
         case .success(let value):
             return value

@@ -268,28 +268,20 @@ public struct JSONParser: Sendable {
         try parse(buffer, knownValidUTF8: false)
     }
 
-    /// Parses one JSON document from a buffer of UTF-8 bytes, reusing the keys `keys` holds
-    /// from earlier parses (and adding this one's): the same value, or the same error, as
-    /// ``parse(_:)-(UnsafeBufferPointer<UInt8>)``.
-    package func parse(_ buffer: UnsafeBufferPointer<UInt8>, keys: JSONKeyCache?) throws(JSONParseError) -> JSONValue {
-        try parse(buffer, knownValidUTF8: false, keys: keys)
-    }
-
     /// Parses one JSON document from a buffer of UTF-8 bytes, checking the UTF-8 of its
     /// strings unless the caller knows the whole buffer is valid.
     private func parse(
         _ buffer: UnsafeBufferPointer<UInt8>,
-        knownValidUTF8: Bool,
-        keys: JSONKeyCache? = nil
+        knownValidUTF8: Bool
     ) throws(JSONParseError) -> JSONValue {
         guard let kindOnly = rootStringsReadForKind, !readsStringsInOrder else {
-            return try parse(buffer, knownValidUTF8: knownValidUTF8, keys: keys, kindOnly: nil)
+            return try parse(buffer, knownValidUTF8: knownValidUTF8, kindOnly: nil)
         }
         // The root object's reading holds a pointer to the set, not the set (a copy of it
         // would retain and release its arrays).
         let result = withUnsafePointer(to: kindOnly) { pointer in
             Result { () throws(JSONParseError) -> JSONValue in
-                try parse(buffer, knownValidUTF8: knownValidUTF8, keys: keys, kindOnly: pointer)
+                try parse(buffer, knownValidUTF8: knownValidUTF8, kindOnly: pointer)
             }
         }
         return try result.get()
@@ -298,31 +290,26 @@ public struct JSONParser: Sendable {
     private func parse(
         _ buffer: UnsafeBufferPointer<UInt8>,
         knownValidUTF8: Bool,
-        keys: JSONKeyCache?,
         kindOnly: UnsafePointer<SmallStringSet>?
     ) throws(JSONParseError) -> JSONValue {
         var reader = Reader(
             bytes: buffer,
             maximumDepth: maximumDepth,
             readsStringsInOrder: readsStringsInOrder,
-            knownValidUTF8: knownValidUTF8,
-            keys: keys?.table
+            knownValidUTF8: knownValidUTF8
         )
-        // The reader holds the cache's slots, not the cache.
-        return try withExtendedLifetime(keys) { () throws(JSONParseError) -> JSONValue in
-            reader.skipWhitespace()
-            let value: JSONValue
-            if let kindOnly, reader.position < buffer.count, buffer[reader.position] == UInt8(ascii: "{") {
-                value = .object(try reader.readObject(depth: 1, values: KindOnlyStrings(keys: kindOnly)))
-            } else {
-                value = try reader.readValue(depth: 0)
-            }
-            reader.skipWhitespace()
-            if reader.position < buffer.count {
-                throw reader.error(.trailingData)
-            }
-            return value
+        reader.skipWhitespace()
+        let value: JSONValue
+        if let kindOnly, reader.position < buffer.count, buffer[reader.position] == UInt8(ascii: "{") {
+            value = .object(try reader.readObject(depth: 1, values: KindOnlyStrings(keys: kindOnly)))
+        } else {
+            value = try reader.readValue(depth: 0)
         }
+        reader.skipWhitespace()
+        if reader.position < buffer.count {
+            throw reader.error(.trailingData)
+        }
+        return value
     }
 }
 
@@ -365,22 +352,18 @@ private struct Reader {
     let readsStringsInOrder: Bool
     /// Whether `bytes` are known to be valid UTF-8 (they are a `String`'s).
     let knownValidUTF8: Bool
-    /// Keys made before, reused (``JSONKeyCache``; the caller keeps the cache alive).
-    let keys: JSONKeyCache.Table?
     var position = 0
 
     init(
         bytes: UnsafeBufferPointer<UInt8>,
         maximumDepth: Int,
         readsStringsInOrder: Bool,
-        knownValidUTF8: Bool,
-        keys: JSONKeyCache.Table? = nil
+        knownValidUTF8: Bool
     ) {
         self.bytes = bytes
         self.maximumDepth = maximumDepth
         self.readsStringsInOrder = readsStringsInOrder
         self.knownValidUTF8 = knownValidUTF8
-        self.keys = keys
     }
 
     func error(_ problem: JSONParseError.Problem, at offset: Int? = nil) -> JSONParseError {
@@ -416,7 +399,9 @@ private struct Reader {
         case UInt8(ascii: "["):
             return .array(try readArray(depth: depth + 1))
         case UInt8(ascii: "\""):
-            return .string(readsStringsInOrder ? try readStringInOrder(from: position) : try readString())
+            if readsStringsInOrder { return .string(try readStringInOrder(from: position)) }
+            if let small = readSmallString() { return .string(small) }
+            return .string(try readString())
         case UInt8(ascii: "t"):
             try expectLiteral("true")
             return .bool(true)
@@ -552,8 +537,8 @@ private struct Reader {
             let key: String
             if readsStringsInOrder {
                 key = try readStringInOrder(from: position)
-            } else if let keys, let cached = readCachedKey(keys) {
-                key = cached
+            } else if let small = readSmallString() {
+                key = small
             } else {
                 key = try readString()
             }
@@ -601,11 +586,19 @@ private struct Reader {
         }
     }
 
-    /// Reads the key at `position` (its opening quote) through `keys` when it is at most 15
-    /// ASCII bytes with no escape and 16 bytes follow the quote (two words are read); returns
-    /// `nil`, reading nothing, otherwise.
+    /// Reads the string at `position` (its opening quote) when it is at most 15 ASCII bytes
+    /// with no escape and 16 bytes follow the quote (two words are read): those words are the
+    /// standard library's small-string form of the text but for its last byte
+    /// (``SmallASCIIString``), so the string is made in place, without the call that copies
+    /// its bytes (``readString()``). Nearly every key is such a string, and so are most short
+    /// values (`notification`, `remote`, ids, screen names). Returns `nil`, reading nothing,
+    /// for any other string (an escape, a non-ASCII or control byte, 16 bytes or more, the end
+    /// of the input within 16 bytes, a platform without that string form), which
+    /// ``readString()`` then reads.
     @inline(__always)
-    mutating func readCachedKey(_ keys: JSONKeyCache.Table) -> String? {
+    mutating func readSmallString() -> String? {
+        let discriminator = SmallASCIIString.availableDiscriminator
+        guard discriminator != 0 else { return nil }
         let start = position + 1
         guard start + 16 <= bytes.count, let base = bytes.baseAddress else { return nil }
         let highs: UInt64 = 0x8080_8080_8080_8080
@@ -631,7 +624,7 @@ private struct Reader {
             high = rest == 0 ? 0 : second & (UInt64.max >> UInt64(64 - 8 * rest))
         }
         position = start + length + 1
-        return keys.key(low: low, high: high, length: length, bytes: base + start)
+        return SmallASCIIString.make(low: low, high: high, count: length, discriminator: discriminator)
     }
 
     /// One bit of a 64-bit Bloom filter for a key, from its raw bytes between the quotes:

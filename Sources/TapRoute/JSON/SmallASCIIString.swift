@@ -54,6 +54,16 @@ enum SmallASCIIString {
         unsafeBitCast(bits(bytes, discriminator: discriminator), to: String.self)
     }
 
+    /// The string of `count` bytes (at most ``capacity``, ASCII) held in `low` then `high`
+    /// as little-endian words, zero past the text (so `high`'s last byte is free for the
+    /// discriminator and count); only to be called with ``availableDiscriminator`` when it is
+    /// not 0.
+    @inline(__always)
+    static func make(low: UInt64, high: UInt64, count: Int, discriminator: UInt8) -> String {
+        let top = high | UInt64(discriminator | UInt8(truncatingIfNeeded: count)) << 56
+        return unsafeBitCast((low.littleEndian, top.littleEndian), to: String.self)
+    }
+
     /// The 16 bytes of the small string of `bytes` (at most ``capacity`` ASCII bytes) with
     /// `discriminator` in the last, as two words in memory order.
     @inline(__always)
