@@ -399,9 +399,7 @@ private struct Reader {
         case UInt8(ascii: "["):
             return .array(try readArray(depth: depth + 1))
         case UInt8(ascii: "\""):
-            if readsStringsInOrder { return .string(try readStringInOrder(from: position)) }
-            if let small = readSmallString() { return .string(small) }
-            return .string(try readString())
+            return .string(try readAnyString())
         case UInt8(ascii: "t"):
             try expectLiteral("true")
             return .bool(true)
@@ -534,14 +532,7 @@ private struct Reader {
             guard position < bytes.count else { throw error(.unexpectedEnd(.object)) }
             guard bytes[position] == UInt8(ascii: "\"") else { throw error(.unexpected(found: bytes[position], expected: .key)) }
             let keyStart = position
-            let key: String
-            if readsStringsInOrder {
-                key = try readStringInOrder(from: position)
-            } else if let small = readSmallString() {
-                key = small
-            } else {
-                key = try readString()
-            }
+            let key = try readAnyString()
             let keyEnd = position
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
@@ -584,6 +575,16 @@ private struct Reader {
             default: throw error(.unexpected(found: bytes[position], expected: .commaOrBraceInObject))
             }
         }
+    }
+
+    /// Reads the string at `position` (its opening quote), key or value: by the reference
+    /// reader when ``readsStringsInOrder``, else a short one in place (``readSmallString()``)
+    /// and any other by ``readString()``.
+    @inline(__always)
+    mutating func readAnyString() throws(JSONParseError) -> String {
+        if readsStringsInOrder { return try readStringInOrder(from: position) }
+        if let small = readSmallString() { return small }
+        return try readString()
     }
 
     /// Reads the string at `position` (its opening quote) when it is at most 15 ASCII bytes

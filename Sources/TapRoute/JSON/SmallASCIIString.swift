@@ -60,8 +60,7 @@ enum SmallASCIIString {
     /// not 0.
     @inline(__always)
     static func make(low: UInt64, high: UInt64, count: Int, discriminator: UInt8) -> String {
-        let top = high | UInt64(discriminator | UInt8(truncatingIfNeeded: count)) << 56
-        return unsafeBitCast((low.littleEndian, top.littleEndian), to: String.self)
+        unsafeBitCast(bits(low: low, high: high, count: count, discriminator: discriminator), to: String.self)
     }
 
     /// The 16 bytes of the small string of `bytes` (at most ``capacity`` ASCII bytes) with
@@ -89,7 +88,15 @@ enum SmallASCIIString {
                 for i in 0..<count { low |= UInt64(base[i]) << UInt64(8 * i) }
             }
         }
-        high |= UInt64(discriminator | UInt8(truncatingIfNeeded: count)) << 56
-        return (low.littleEndian, high.littleEndian)
+        return bits(low: low, high: high, count: count, discriminator: discriminator)
+    }
+
+    /// The 16 bytes of the small string of `count` bytes held in `low` then `high` (as in
+    /// ``make(low:high:count:discriminator:)``) with `discriminator` and the count in the last,
+    /// as two words in memory order.
+    @inline(__always)
+    static func bits(low: UInt64, high: UInt64, count: Int, discriminator: UInt8) -> (UInt64, UInt64) {
+        let top = high | UInt64(discriminator | UInt8(truncatingIfNeeded: count)) << 56
+        return (low.littleEndian, top.littleEndian)
     }
 }
