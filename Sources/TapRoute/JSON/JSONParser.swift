@@ -749,7 +749,7 @@ private struct Reader {
             if b == UInt8(ascii: "\"") { break }
             if b == UInt8(ascii: "\\") {
                 // The first escape: decode the rest while reading it, when it fits the buffer.
-                if !escaped, let decoded = try readEscapedString(from: start, escapeAt: p, high: high) { return decoded }
+                if !escaped, let decoded = try readEscapedString(from: start, escapeAt: p) { return decoded }
                 escaped = true
                 p += 2
                 continue
@@ -776,18 +776,19 @@ private struct Reader {
         return decoded
     }
 
-    /// The most decoded bytes ``readEscapedString(from:escapeAt:high:)`` holds on the stack;
-    /// a longer string is scanned to its end and then decoded (``readString()``).
+    /// The most escaped bytes ``readEscapedString(from:escapeAt:)`` decodes in one pass into a
+    /// buffer on the stack; a longer string is scanned to its end and then decoded
+    /// (``readString()``).
     static let onePassCapacity = 1024
 
     /// Reads the string whose opening quote is at `start` and whose first escape is at
     /// `escapeAt` in one pass: the text is copied eight bytes at a time and each escape
     /// decoded as it is met, instead of scanning to the closing quote and then decoding.
-    /// `high` holds the high bits of the bytes before the escape. Returns `nil`, having moved
-    /// nothing, when the decoded text would not fit ``onePassCapacity`` bytes; anything the
+    /// Returns `nil`, having moved nothing, when the string's escaped text is longer than
+    /// ``onePassCapacity`` bytes (``readString()`` then scans it and decodes); anything the
     /// fast path does not take (a control byte, an invalid escape, invalid UTF-8, the end of
     /// the input) is read again by ``readStringInOrder(from:)``, for its value or its error.
-    mutating func readEscapedString(from start: Int, escapeAt: Int, high: UInt64) throws(JSONParseError) -> String? {
+    mutating func readEscapedString(from start: Int, escapeAt: Int) throws(JSONParseError) -> String? {
         guard let base = bytes.baseAddress else { return nil }
         let count = bytes.count
         let contentStart = start + 1
@@ -802,91 +803,96 @@ private struct Reader {
         }
         let outcome = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer -> Outcome in
             guard let out = buffer.baseAddress else { return .tooLong }
-            let highs: UInt64 = 0x8080_8080_8080_8080
-            var raw = high
+            // Escapes never lengthen the text, so `o <= i - contentStart` throughout: reading
+            // no further than `end` keeps every write (a whole word, a `\u` escape's four
+            // bytes) inside the buffer, with one bound for both, and the arithmetic below
+            // cannot overflow. A string that goes on past `end` inside a longer input is
+            // `.tooLong`; one that reaches the input's end is `.slowPath`, for its error.
+            let end = contentStart &+ capacity
+            let pastEnd: Outcome = end < count ? .tooLong : .slowPath
             var i = escapeAt
-            var o = escapeAt - contentStart
+            var o = escapeAt &- contentStart
             // The text before the escape, as it is.
             out.update(from: base + contentStart, count: o)
             while true {
                 // A run of plain bytes: whole words are stored, then the position moves to the
                 // first quote, backslash or control byte (what lies past it is written over).
-                while i + 8 <= count, o + 8 <= capacity {
+                while i &+ 8 <= end {
                     let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
                     UnsafeMutableRawPointer(out + o).storeBytes(of: word, as: UInt64.self)
-                    let value = UInt64(littleEndian: word)
-                    let special = jsonStringSpecialBytes(value)
+                    let special = jsonStringSpecialBytes(UInt64(littleEndian: word))
                     if special != 0 {
-                        let skipped = special.trailingZeroBitCount >> 3
-                        raw |= value & highs & ((1 << (UInt64(skipped) << 3)) &- 1)
-                        i += skipped
-                        o += skipped
+                        let skipped = special.trailingZeroBitCount &>> 3
+                        i &+= skipped
+                        o &+= skipped
                         break
                     }
-                    raw |= value & highs
-                    i += 8
-                    o += 8
+                    i &+= 8
+                    o &+= 8
                 }
-                guard i < count else { return .slowPath }
+                guard i < end else { return pastEnd }
                 let b = base[i]
-                if b == UInt8(ascii: "\"") {
-                    let text = UnsafeBufferPointer(start: out, count: o)
-                    if raw != 0, !knownValidUTF8, !Self.isValidUTF8(text) { return .slowPath }
-                    return .decoded(String(knownValidUTF8: text, isASCII: raw == 0 && String.isASCII(text)), end: i + 1)
-                }
+                // The backslash first: in JSON held in a string (what this path mostly
+                // reads) escapes outnumber closing quotes many times over.
                 if b == UInt8(ascii: "\\") {
                     // The escape is decoded here as in `unescape(_:into:)` (the path of strings
                     // past this buffer), on purpose: measured on the 20,000-line prefix, a
                     // function for one escape shared by the two was not inlined here (+560
                     // instructions a record), and this whole decoder shared by both paths
                     // cost +168 (+340 when forced inline).
-                    guard i + 1 < count else { return .slowPath }
-                    // Six bytes at most (two `\u` escapes make four bytes of UTF-8).
-                    guard o + 6 <= capacity else { return .tooLong }
-                    let e = base[i + 1]
-                    i += 2
+                    guard i &+ 1 < end else { return pastEnd }
+                    let e = base[i &+ 1]
+                    i &+= 2
                     // `\"`, `\\` and `\/` first, by one bit test: JSON held in a string is
                     // mostly these, and the `switch` below is a jump table, whose indirect
                     // jump mispredicts when they alternate (17% of this decoder's samples).
                     if Self.standsForItself(e) {
                         out[o] = e
-                        o += 1
+                        o &+= 1
                         continue
                     }
                     switch e {
-                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out[o] = e
                     case UInt8(ascii: "b"): out[o] = 0x08
                     case UInt8(ascii: "f"): out[o] = 0x0C
                     case UInt8(ascii: "n"): out[o] = 0x0A
                     case UInt8(ascii: "r"): out[o] = 0x0D
                     case UInt8(ascii: "t"): out[o] = 0x09
                     case UInt8(ascii: "u"):
-                        guard var scalar = Self.hex4(base, at: i, count: count) else { return .slowPath }
-                        i += 4
+                        guard var scalar = Self.hex4(base, at: i, count: end) else { return i &+ 4 <= end ? .slowPath : pastEnd }
+                        i &+= 4
                         if scalar >= 0xD800 && scalar < 0xDC00 {
-                            guard i + 1 < count, base[i] == UInt8(ascii: "\\"), base[i + 1] == UInt8(ascii: "u"),
-                                let low = Self.hex4(base, at: i + 2, count: count), low >= 0xDC00 && low < 0xE000
+                            guard i &+ 6 <= end else { return pastEnd }
+                            guard base[i] == UInt8(ascii: "\\"), base[i &+ 1] == UInt8(ascii: "u"),
+                                let low = Self.hex4(base, at: i &+ 2, count: end), low >= 0xDC00 && low < 0xE000
                             else { return .slowPath }
-                            i += 6
-                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                            i &+= 6
+                            scalar = 0x10000 &+ ((scalar &- 0xD800) &<< 10) &+ (low &- 0xDC00)
                         } else if scalar >= 0xDC00 && scalar < 0xE000 {
                             return .slowPath
                         }
-                        o += Self.writeUTF8(scalar, to: out + o)
+                        o &+= Self.writeUTF8(scalar, to: out + o)
                         continue
                     default:
                         return .slowPath
                     }
-                    o += 1
+                    o &+= 1
                     continue
+                }
+                if b == UInt8(ascii: "\"") {
+                    // Whether the text is ASCII is found once, from the decoded bytes, rather
+                    // than by noting high bits word by word on the way (which cost more, with
+                    // an escape every few bytes); text that is not is checked as UTF-8 (what
+                    // `\u` escapes wrote is valid by construction, and checked again).
+                    let text = UnsafeBufferPointer(start: out, count: o)
+                    let isASCII = String.isASCII(text)
+                    if !isASCII, !knownValidUTF8, !Self.isValidUTF8(text) { return .slowPath }
+                    return .decoded(String(knownValidUTF8: text, isASCII: isASCII), end: i &+ 1)
                 }
                 if b < 0x20 { return .slowPath }
                 // Near the end of the input or of the buffer: one byte at a time.
-                guard o < capacity else { return .tooLong }
                 out[o] = b
-                raw |= UInt64(b & 0x80)
-                i += 1
-                o += 1
+                i &+= 1
+                o &+= 1
             }
         }
         switch outcome {
@@ -1284,15 +1290,17 @@ extension String {
     static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         let count = bytes.count
-        var i = 0
         var high: UInt64 = 0
-        while i + 8 <= count {
-            high |= UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-            i += 8
-        }
-        while i < count {
-            high |= UInt64(base[i])
-            i += 1
+        if count >= 8 {
+            var i = 0
+            while i &+ 8 <= count {
+                high |= UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                i &+= 8
+            }
+            // The last eight bytes, overlapping what was read: no byte-by-byte tail.
+            high |= UnsafeRawPointer(base + (count &- 8)).loadUnaligned(as: UInt64.self)
+        } else {
+            for i in 0..<count { high |= UInt64(base[i]) }
         }
         return high & 0x8080_8080_8080_8080 == 0
     }
