@@ -352,6 +352,10 @@ private struct Reader {
     let readsStringsInOrder: Bool
     /// Whether `bytes` are known to be valid UTF-8 (they are a `String`'s).
     let knownValidUTF8: Bool
+    /// The offset of the next byte to read. Positions are offsets into `bytes`, so a sum of
+    /// a position and a few bytes cannot overflow: the fast paths add with `&+`, which spares
+    /// each addition its overflow check (the in-order reference reader keeps the checked
+    /// `+`).
     var position = 0
 
     init(
@@ -385,7 +389,7 @@ private struct Reader {
     mutating func skipWhitespace() {
         while position < bytes.count {
             switch bytes[position] {
-            case 0x20, 0x0A, 0x0D, 0x09: position += 1
+            case 0x20, 0x0A, 0x0D, 0x09: position &+= 1
             default: return
             }
         }
@@ -429,7 +433,7 @@ private struct Reader {
             guard position < bytes.count, bytes[position] == pointer[i] else {
                 throw error(Self.literalProblem(found: word(at: start), expected: literal), at: start)
             }
-            position += 1
+            position &+= 1
         }
     }
 
@@ -457,31 +461,31 @@ private struct Reader {
     mutating func readNumber() throws(JSONParseError) -> JSONNumber {
         let start = position
         @inline(__always) func isDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
-        if bytes[position] == UInt8(ascii: "-") { position += 1 }
+        if bytes[position] == UInt8(ascii: "-") { position &+= 1 }
         guard position < bytes.count else { throw error(.unexpectedEnd(.number)) }
         if bytes[position] == UInt8(ascii: "0") {
-            position += 1
+            position &+= 1
         } else if isDigit(bytes[position]) {
-            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+            while position < bytes.count, isDigit(bytes[position]) { position &+= 1 }
         } else {
             throw error(.invalidNumber(.noDigit))
         }
         if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
-            position += 1
+            position &+= 1
             guard position < bytes.count, isDigit(bytes[position]) else {
                 throw error(.invalidNumber(.noDigitAfterPoint))
             }
-            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+            while position < bytes.count, isDigit(bytes[position]) { position &+= 1 }
         }
         if position < bytes.count, bytes[position] | 0x20 == UInt8(ascii: "e") {
-            position += 1
+            position &+= 1
             if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
-                position += 1
+                position &+= 1
             }
             guard position < bytes.count, isDigit(bytes[position]) else {
                 throw error(.invalidNumber(.noDigitInExponent))
             }
-            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+            while position < bytes.count, isDigit(bytes[position]) { position &+= 1 }
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
         return JSONNumber(validatedText: text)
@@ -489,11 +493,11 @@ private struct Reader {
 
     mutating func readArray(depth: Int) throws(JSONParseError) -> [JSONValue] {
         if depth > maximumDepth { throw error(.tooDeep(limit: maximumDepth)) }
-        position += 1  // [
+        position &+= 1  // [
         var elements: [JSONValue] = []
         skipWhitespace()
         if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
-            position += 1
+            position &+= 1
             return elements
         }
         while true {
@@ -502,9 +506,9 @@ private struct Reader {
             skipWhitespace()
             guard position < bytes.count else { throw error(.unexpectedEnd(.array)) }
             switch bytes[position] {
-            case UInt8(ascii: ","): position += 1
+            case UInt8(ascii: ","): position &+= 1
             case UInt8(ascii: "]"):
-                position += 1
+                position &+= 1
                 return elements
             default: throw error(.unexpected(found: bytes[position], expected: .commaOrBracketInArray))
             }
@@ -513,7 +517,7 @@ private struct Reader {
 
     mutating func readObject<Values: MemberValues>(depth: Int, values: Values) throws(JSONParseError) -> JSONObject {
         if depth > maximumDepth { throw error(.tooDeep(limit: maximumDepth)) }
-        position += 1  // {
+        position &+= 1  // {
         var members: [JSONObject.Member] = []
         members.reserveCapacity(8)
         // Duplicate keys: a 64-bit Bloom filter of the keys while the object is small (a
@@ -524,7 +528,7 @@ private struct Reader {
         var keyIndex: [String: Int]? = nil
         skipWhitespace()
         if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
-            position += 1
+            position &+= 1
             return JSONObject()
         }
         while true {
@@ -538,7 +542,7 @@ private struct Reader {
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
                 throw error(.unexpected(found: position < bytes.count ? bytes[position] : nil, expected: .colon))
             }
-            position += 1
+            position &+= 1
             skipWhitespace()
             let value = try values.read(&self, key: key, depth: depth)
             if keyIndex != nil {
@@ -568,9 +572,9 @@ private struct Reader {
             skipWhitespace()
             guard position < bytes.count else { throw error(.unexpectedEnd(.object)) }
             switch bytes[position] {
-            case UInt8(ascii: ","): position += 1
+            case UInt8(ascii: ","): position &+= 1
             case UInt8(ascii: "}"):
-                position += 1
+                position &+= 1
                 return JSONObject(uniqueMembers: members, index: keyIndex)
             default: throw error(.unexpected(found: bytes[position], expected: .commaOrBraceInObject))
             }
@@ -600,7 +604,7 @@ private struct Reader {
     mutating func readSmallString() -> String? {
         let discriminator = SmallASCIIString.availableDiscriminator
         guard discriminator != 0 else { return nil }
-        let start = position + 1
+        let start = position &+ 1
         guard start + 16 <= bytes.count, let base = bytes.baseAddress else { return nil }
         let highs: UInt64 = 0x8080_8080_8080_8080
         let first = UInt64(littleEndian: UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self))
@@ -657,18 +661,19 @@ private struct Reader {
     @inline(__always)
     static func passPlainRun(_ base: UnsafePointer<UInt8>, _ p: inout Int, count: Int, high: inout UInt64) {
         let highs: UInt64 = 0x8080_8080_8080_8080
-        while p + 8 <= count {
+        // `p` is a position in a buffer of `count` bytes: the sums below cannot overflow.
+        while p &+ 8 <= count {
             let word = UInt64(littleEndian: UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self))
             let special = jsonStringSpecialBytes(word)
             if special != 0 {
                 // Jump to the first special byte, noting the high bits of those before it.
-                let skipped = special.trailingZeroBitCount >> 3
-                high |= word & highs & ((1 << (UInt64(skipped) << 3)) &- 1)
-                p += skipped
+                let skipped = special.trailingZeroBitCount &>> 3
+                high |= word & highs & ((1 &<< (UInt64(skipped) &<< 3)) &- 1)
+                p &+= skipped
                 return
             }
             high |= word & highs
-            p += 8
+            p &+= 8
         }
     }
 
@@ -694,25 +699,25 @@ private struct Reader {
             if b == UInt8(ascii: "\"") {
                 let content = UnsafeBufferPointer(start: base + start + 1, count: p - start - 1)
                 guard high == 0 || knownValidUTF8 || Self.isValidUTF8(content) else { break }
-                position = p + 1
+                position = p &+ 1
                 return
             }
             if b == UInt8(ascii: "\\") {
-                guard p + 1 < count else { break }
-                let e = base[p + 1]
+                guard p &+ 1 < count else { break }
+                let e = base[p &+ 1]
                 if Self.standsForItself(e) || e == UInt8(ascii: "b") || e == UInt8(ascii: "f") || e == UInt8(ascii: "n")
                     || e == UInt8(ascii: "r") || e == UInt8(ascii: "t")
                 {
-                    p += 2
+                    p &+= 2
                     continue
                 }
-                guard e == UInt8(ascii: "u"), let scalar = Self.hex4(base, at: p + 2, count: count) else { break }
-                p += 6
+                guard e == UInt8(ascii: "u"), let scalar = Self.hex4(base, at: p &+ 2, count: count) else { break }
+                p &+= 6
                 if scalar >= 0xD800 && scalar < 0xDC00 {
-                    guard p + 1 < count, base[p] == UInt8(ascii: "\\"), base[p + 1] == UInt8(ascii: "u"),
-                        let low = Self.hex4(base, at: p + 2, count: count), low >= 0xDC00 && low < 0xE000
+                    guard p &+ 1 < count, base[p] == UInt8(ascii: "\\"), base[p &+ 1] == UInt8(ascii: "u"),
+                        let low = Self.hex4(base, at: p &+ 2, count: count), low >= 0xDC00 && low < 0xE000
                     else { break }
-                    p += 6
+                    p &+= 6
                 } else if scalar >= 0xDC00 && scalar < 0xE000 {
                     break
                 }
@@ -720,7 +725,7 @@ private struct Reader {
             }
             if b < 0x20 { break }
             high |= UInt64(b & 0x80)
-            p += 1
+            p &+= 1
         }
         // Not taken here: read as any string is, for the error it gives.
         position = start
@@ -751,17 +756,17 @@ private struct Reader {
                 // The first escape: decode the rest while reading it, when it fits the buffer.
                 if !escaped, let decoded = try readEscapedString(from: start, escapeAt: p) { return decoded }
                 escaped = true
-                p += 2
+                p &+= 2
                 continue
             }
             if b < 0x20 { return try readStringInOrder(from: start) }
             high |= UInt64(b & 0x80)
-            p += 1
+            p &+= 1
         }
         let content = UnsafeBufferPointer(start: base + start + 1, count: p - start - 1)
         if high != 0, !knownValidUTF8, !Self.isValidUTF8(content) { return try readStringInOrder(from: start) }
         if !escaped {
-            position = p + 1
+            position = p &+ 1
             return String(knownValidUTF8: content, isASCII: high == 0)
         }
         // Escapes never lengthen the text, so the escaped length bounds the decoded one.
@@ -772,7 +777,7 @@ private struct Reader {
             return String(knownValidUTF8: text, isASCII: high == 0 && String.isASCII(text))
         }
         guard let decoded else { return try readStringInOrder(from: start) }
-        position = p + 1
+        position = p &+ 1
         return decoded
     }
 
@@ -1055,17 +1060,18 @@ private struct Reader {
             var state = UTF8Automaton.accept
             var i = 0
             // Eight bytes at a time: skipped when ASCII between sequences, else all eight
-            // through the automaton, with no branch inside the word.
-            while i + 8 <= count {
+            // through the automaton, with no branch inside the word. (`i` is a position in
+            // the buffer: the sums cannot overflow.)
+            while i &+ 8 <= count {
                 let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
                 if word & 0x8080_8080_8080_8080 != 0 || state & 63 != UTF8Automaton.accept {
-                    for k in 0..<8 { state = rows[Int(base[i + k])] &>> state }
+                    for k in 0..<8 { state = rows[Int(base[i &+ k])] &>> state }
                 }
-                i += 8
+                i &+= 8
             }
             while i < count {
                 state = rows[Int(base[i])] &>> state
-                i += 1
+                i &+= 1
             }
             return state & 63 == UTF8Automaton.accept
         }

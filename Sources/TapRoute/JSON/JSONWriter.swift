@@ -141,41 +141,43 @@ public struct JSONWriter: Sendable {
             @inline(__always) func put(_ b: UInt8) {
                 guard b < 0x20 || b == 0x22 || b == 0x5C else {
                     target[o] = b
-                    o += 1
+                    o &+= 1
                     return
                 }
                 target[o] = 0x5C
                 switch b {
-                case 0x22: target[o + 1] = 0x22
-                case 0x5C: target[o + 1] = 0x5C
-                case 0x0A: target[o + 1] = UInt8(ascii: "n")
-                case 0x0D: target[o + 1] = UInt8(ascii: "r")
-                case 0x09: target[o + 1] = UInt8(ascii: "t")
-                case 0x08: target[o + 1] = UInt8(ascii: "b")
-                case 0x0C: target[o + 1] = UInt8(ascii: "f")
+                case 0x22: target[o &+ 1] = 0x22
+                case 0x5C: target[o &+ 1] = 0x5C
+                case 0x0A: target[o &+ 1] = UInt8(ascii: "n")
+                case 0x0D: target[o &+ 1] = UInt8(ascii: "r")
+                case 0x09: target[o &+ 1] = UInt8(ascii: "t")
+                case 0x08: target[o &+ 1] = UInt8(ascii: "b")
+                case 0x0C: target[o &+ 1] = UInt8(ascii: "f")
                 default:
-                    target[o + 1] = UInt8(ascii: "u")
-                    target[o + 2] = 0x30
-                    target[o + 3] = 0x30
-                    target[o + 4] = ASCIIHex.lowerDigit(b >> 4)
-                    target[o + 5] = ASCIIHex.lowerDigit(b & 0x0F)
-                    o += 4
+                    target[o &+ 1] = UInt8(ascii: "u")
+                    target[o &+ 2] = 0x30
+                    target[o &+ 3] = 0x30
+                    target[o &+ 4] = ASCIIHex.lowerDigit(b >> 4)
+                    target[o &+ 5] = ASCIIHex.lowerDigit(b & 0x0F)
+                    o &+= 4
                 }
-                o += 2
+                o &+= 2
             }
             var i = 0
             // Eight bytes at a time: a word with nothing to escape is stored whole (the output
             // has room for six bytes per input byte, so `o + 8` never passes its end while
             // `i + 8 <= count`); a word with something to escape is written byte by byte.
-            while i + 8 <= count {
+            // Positions are offsets into the two buffers: their sums use `&+`, which cannot
+            // overflow here and spares each its overflow check.
+            while i &+ 8 <= count {
                 let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
                 if !Self.needsEscape(UInt64(littleEndian: word)) {
                     UnsafeMutableRawPointer(target + o).storeBytes(of: word, as: UInt64.self)
-                    o += 8
+                    o &+= 8
                 } else {
-                    for k in 0..<8 { put(base[i + k]) }
+                    for k in 0..<8 { put(base[i &+ k]) }
                 }
-                i += 8
+                i &+= 8
             }
             // The last bytes, when none needs an escape, as whole words too. Past eight bytes:
             // the string's last eight, stored over the output of those already written — which
@@ -186,7 +188,7 @@ public struct JSONWriter: Sendable {
                     let word = UnsafeRawPointer(base + count - 8).loadUnaligned(as: UInt64.self)
                     if !Self.needsEscape(UInt64(littleEndian: word)) {
                         UnsafeMutableRawPointer(target + o - (8 - (count - i))).storeBytes(of: word, as: UInt64.self)
-                        o += count - i
+                        o &+= count - i
                         i = count
                     }
                 } else {
@@ -194,15 +196,15 @@ public struct JSONWriter: Sendable {
                     let last = UnsafeRawPointer(base + count - 4).loadUnaligned(as: UInt32.self)
                     if !Self.needsEscape(UInt64(UInt32(littleEndian: first)) | UInt64(UInt32(littleEndian: last)) << 32) {
                         UnsafeMutableRawPointer(target + o).storeBytes(of: first, as: UInt32.self)
-                        UnsafeMutableRawPointer(target + o + count - 4).storeBytes(of: last, as: UInt32.self)
-                        o += count
+                        UnsafeMutableRawPointer(target + (o &+ count &- 4)).storeBytes(of: last, as: UInt32.self)
+                        o &+= count
                         i = count
                     }
                 }
             }
             while i < count {
                 put(base[i])
-                i += 1
+                i &+= 1
             }
             target[o] = UInt8(ascii: "\"")
             return o + 1
