@@ -357,6 +357,9 @@ private struct Reader {
     /// each addition its overflow check (the in-order reference reader keeps the checked
     /// `+`).
     var position = 0
+    /// ``SmallASCIIString/availableDiscriminator``, read once per parse rather than once per
+    /// string (each read of a global is a call to `swift_once`).
+    let smallStringDiscriminator: UInt8
 
     init(
         bytes: UnsafeBufferPointer<UInt8>,
@@ -364,6 +367,7 @@ private struct Reader {
         readsStringsInOrder: Bool,
         knownValidUTF8: Bool
     ) {
+        self.smallStringDiscriminator = SmallASCIIString.availableDiscriminator
         self.bytes = bytes
         self.maximumDepth = maximumDepth
         self.readsStringsInOrder = readsStringsInOrder
@@ -602,7 +606,7 @@ private struct Reader {
     /// ``readString()`` then reads.
     @inline(__always)
     mutating func readSmallString() -> String? {
-        let discriminator = SmallASCIIString.availableDiscriminator
+        let discriminator = smallStringDiscriminator
         guard discriminator != 0 else { return nil }
         let start = position &+ 1
         guard start + 16 <= bytes.count, let base = bytes.baseAddress else { return nil }
