@@ -51,7 +51,7 @@ enum SmallASCIIString {
     /// called with ``availableDiscriminator`` when it is not 0.
     @inline(__always)
     static func make(_ bytes: UnsafeBufferPointer<UInt8>, discriminator: UInt8) -> String {
-        unsafeBitCast(bits(bytes, discriminator: discriminator), to: String.self)
+        string(bits(bytes, discriminator: discriminator))
     }
 
     /// The string of `count` bytes (at most ``capacity``, ASCII) held in `low` then `high`
@@ -60,7 +60,19 @@ enum SmallASCIIString {
     /// not 0.
     @inline(__always)
     static func make(low: UInt64, high: UInt64, count: Int, discriminator: UInt8) -> String {
-        unsafeBitCast(bits(low: low, high: high, count: count, discriminator: discriminator), to: String.self)
+        string(bits(low: low, high: high, count: count, discriminator: discriminator))
+    }
+
+    /// The string whose two words are `words`, taken as an owned value: moved out of the
+    /// words' memory rather than bit-cast, as a bit-cast value is borrowed and its copy is a
+    /// call to `swift_bridgeObjectRetain` (which does nothing for a small string, but is a
+    /// call for every key and short value the parser reads).
+    @inline(__always)
+    static func string(_ words: (UInt64, UInt64)) -> String {
+        var words = words
+        return withUnsafeMutableBytes(of: &words) { raw in
+            raw.baseAddress.unsafelyUnwrapped.withMemoryRebound(to: String.self, capacity: 1) { $0.move() }
+        }
     }
 
     /// The 16 bytes of the small string of `bytes` (at most ``capacity`` ASCII bytes) with
