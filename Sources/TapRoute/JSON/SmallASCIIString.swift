@@ -36,7 +36,7 @@ enum SmallASCIIString {
                 var bits = slice.withUnsafeBufferPointer { SmallASCIIString.bits($0, discriminator: discriminator) }
                 let same = withUnsafeBytes(of: expected) { e in withUnsafeBytes(of: &bits) { b in e.elementsEqual(b) } }
                 guard same else { return false }
-                let made = unsafeBitCast(bits, to: String.self)
+                let made = string(bits)
                 guard made == expected, made.utf8.count == length else { return false }
             }
         }
