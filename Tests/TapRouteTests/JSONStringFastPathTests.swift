@@ -34,21 +34,21 @@ import Testing
     /// its text is not in normal form C (`e\u0301`).
     static func stringShapes(_ result: Result<JSONValue, JSONParseError>) -> [Int] {
         guard case .success(let value) = result else { return [] }
-        var counts: [Int] = []
+        var shapes: [Int] = []
         func walk(_ value: JSONValue) {
             switch value {
-            case .string(let s): counts += [s.count, s.hashValue]
+            case .string(let s): shapes += [s.count, s.hashValue]
             case .array(let elements): elements.forEach(walk)
             case .object(let object):
                 for (key, member) in object {
-                    counts += [key.count, key.hashValue]
+                    shapes += [key.count, key.hashValue]
                     walk(member)
                 }
             default: break
             }
         }
         walk(value)
-        return counts
+        return shapes
     }
 
     @Test func fastAndInOrderReadersAgreeOnGeneratedStrings() {
