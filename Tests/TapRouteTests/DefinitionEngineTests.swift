@@ -121,6 +121,64 @@ import Testing
         #expect(try mapped.read(Self.push(#"{"k": "ü-r-l", "u": "https://example.com/x"}"#)).destination == .app)
     }
 
+    /// Texts of up to 15 ASCII bytes are folded a word at a time and others byte by byte:
+    /// `equals`, `oneOf` and a map must answer as folding both texts with `lowercased()`
+    /// (and dropping `_` and `-`) and comparing the bytes, on either side of the 8- and
+    /// 16-byte word edges, at the bytes next to `A` and `Z`, and for text that is not ASCII.
+    @Test func foldedComparisonsAgreeWithLowercasingAcrossWordEdges() throws {
+        func folded(_ s: String, _ match: String) -> [UInt8] {
+            let lower = Array(s.lowercased().utf8)
+            return match == "case" ? lower : lower.filter { $0 != UInt8(ascii: "_") && $0 != UInt8(ascii: "-") }
+        }
+        let literals = [
+            "", "a", "open_app", "abcdefg", "abcdefgh", "abcdefghi", "abcdefghijklmno", "abcdefghijklmnop",
+            "abcdefghijklmnopq", "a_b-c", "@[`{", "straße", "\u{212A}elvin", "zz-top_",
+        ]
+        var subjects: Set<String> = ["_", "--", "@[`{", "`{@[", "AZ", "az", "@Z[", "STRAßE", "KELVIN", "kelvin", "É"]
+        for literal in literals {
+            subjects.formUnion([literal, literal.uppercased(), "_" + literal, literal + "-", literal + "x", "X" + literal])
+            if !literal.isEmpty {
+                subjects.insert(String(literal.dropLast()))
+                subjects.insert(String(literal.uppercased().filter { $0 != "_" && $0 != "-" }))
+                subjects.insert(literal.prefix(1).uppercased() + "-" + literal.dropFirst())
+            }
+        }
+        let url = "https://example.com/x"
+        for match in ["case", "caseAndSeparators"] {
+            for literal in literals {
+                let equals = try Self.adapter(
+                    #"""
+                    {"recognize": {"equals": {"path": "a", "to": "\#(literal)", "match": "\#(match)"}},
+                     "destination": [{"when": {"equals": {"path": "a", "to": "\#(literal)", "match": "\#(match)"}}, "url": "u"}, {"app": true}]}
+                    """#
+                )
+                let oneOf = try Self.adapter(
+                    #"{"recognize": {"oneOf": {"path": "a", "values": [1, null, "\#(literal)", true], "match": "\#(match)"}}}"#
+                )
+                let mapped = try Self.adapter(
+                    #"""
+                    {"recognize": {"all": []},
+                     "values": {"kind": {"path": "a", "map": {"HIT": ["\#(literal)"]}, "match": "\#(match)"}},
+                     "destination": [{"when": {"equals": {"path": "@kind", "to": "HIT"}}, "url": "u"}, {"app": true}]}
+                    """#
+                )
+                for subject in subjects {
+                    let expected = folded(subject, match) == folded(literal, match)
+                    let input = try Self.push(#"{"a": "\#(subject)", "u": "\#(url)"}"#)
+                    let what = "\(match): '\(subject)' against '\(literal)'"
+                    #expect(equals.recognizes(input) == expected, "equals, \(what)")
+                    #expect(oneOf.recognizes(input) == expected, "oneOf, \(what)")
+                    // A value reads an empty string as absent: it never reaches the map.
+                    let mappedURL = expected && !subject.isEmpty ? url : nil
+                    #expect(try mapped.read(input).destination.url == mappedURL, "map, \(what)")
+                    if expected {
+                        #expect(try equals.read(input).destination.url == url, "equals in a rule, \(what)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func onlyTheKindsItReadsAreRecognized() throws {
         let adapter = try Self.adapter(#"{"recognize": {"all": []}}"#, reads: #"["inAppMessage"]"#)
         #expect(!adapter.recognizes(try Self.push("{}")))

@@ -551,6 +551,7 @@ struct DContext {
     static func equal(_ v: JSONValue, literal i: Int, of literals: [DLiteral], _ match: DMatch) -> Bool {
         if case .string(let s) = v {
             guard case .string = literals[i].value else { return false }
+            if match != .exact, let folded = DShortFold.fold(s, match) { return literals[i].short == folded }
             return DFold.matches(s, text: literals[i].folded, match)
         }
         return v == literals[i].value
@@ -600,7 +601,7 @@ struct DContext {
             converted = nil
             if case .string(let s) = v, let entries = spec.map?.entries, let match = spec.map?.match {
                 // By index: each spelling is compared where it is kept.
-                if let i = DFold.first(s, match, count: entries.count, literal: { entries[$0].folded }) {
+                if let i = DFold.first(s, match, count: entries.count, short: { entries[$0].short }, literal: { entries[$0].folded }) {
                     converted = .string(entries[i].canonical)
                 }
             }
@@ -986,7 +987,12 @@ struct DRecognizer {
                 // The text is folded once for all the literals; no string equals a literal
                 // that is not one.
                 let literalTable = plan.literals
-                return DFold.first(s, match, count: literals.count) { i in
+                return DFold.first(
+                    s,
+                    match,
+                    count: literals.count,
+                    short: { literalTable[literals.lowerBound + $0].short }
+                ) { i in
                     let literal = literalTable[literals.lowerBound + i]
                     guard case .string = literal.value else { return nil }
                     return literal.folded

@@ -619,7 +619,7 @@ struct DefinitionCompiler {
             mismatch("a mapping of canonical values to lists of spellings", json, at: path)
             return nil
         }
-        var entries: [(folded: String, canonical: String)] = []
+        var entries: [(folded: String, short: DShortFold?, canonical: String)] = []
         for (canonical, spellings) in o {
             for (s, p) in list(spellings, at: path.appending(canonical)) ?? [] {
                 guard let text = string(s, at: p) else { continue }
@@ -627,7 +627,7 @@ struct DefinitionCompiler {
                 if entries.contains(where: { $0.folded == folded && $0.canonical != canonical }) {
                     fail("'\(text)' is already a spelling of another value", at: p)
                 }
-                entries.append((folded, canonical))
+                entries.append((folded, DShortFold(folded: folded), canonical))
             }
         }
         if entries.count > DefinitionBounds.maxListLength * 4 {
@@ -1076,11 +1076,23 @@ enum DFold {
 
     @inline(__always) static func isSeparator(_ b: UInt8) -> Bool { b == 0x5F || b == 0x2D }
 
-    /// The index of the first of `count` folded literals (`literal(i)`; `nil` for one that is
-    /// not a string) that `s` folds to, or `nil` when none does. An ASCII `s` of up to 64 bytes
-    /// is folded once, on the stack, and compared with each; any other is compared literal by
-    /// literal with ``matches(_:text:_:)``.
-    static func first(_ s: String, _ match: DMatch, count: Int, literal: (Int) -> String?) -> Int? {
+    /// The index of the first of `count` folded literals (`literal(i)`, and `short(i)` its
+    /// ``DShortFold``; `nil` for one that is not a string) that `s` folds to, or `nil` when
+    /// none does. A text that folds to 16 ASCII bytes or fewer is folded into two words and
+    /// compared with each literal's; another ASCII `s` of up to 64 bytes is folded once, on
+    /// the stack, and compared with each; any other is compared literal by literal with
+    /// ``matches(_:text:_:)``.
+    static func first(
+        _ s: String,
+        _ match: DMatch,
+        count: Int,
+        short: (Int) -> DShortFold?,
+        literal: (Int) -> String?
+    ) -> Int? {
+        if match != .exact, let folded = DShortFold.fold(s, match) {
+            for i in 0..<count where short(i) == folded { return i }
+            return nil
+        }
         if match != .exact, s.utf8.count <= 64 {
             var text = s
             let answer: Int?? = text.withUTF8 { bytes in

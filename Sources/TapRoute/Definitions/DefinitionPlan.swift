@@ -308,13 +308,121 @@ struct DLiteral: Sendable, Hashable {
     /// A string literal folded under the rule's match (a short one is stored inline, so
     /// comparing with it counts no references).
     var folded: String
+    /// `folded` as two words, when the literal is a string that folds to at most 16 ASCII
+    /// bytes (`nil` for a number, a Boolean or null, which no text equals).
+    var short: DShortFold?
+
+    init(value: JSONValue, folded: String) {
+        self.value = value
+        self.folded = folded
+        if case .string = value { short = DShortFold(folded: folded) }
+    }
 }
 
 /// A map from spellings to canonical strings.
 struct DMap: Sendable {
     var match: DMatch
-    /// Each spelling folded under `match`, with the value it stands for.
-    var entries: [(folded: String, canonical: String)]
+    /// Each spelling folded under `match` (and as two words when it is short), with the value
+    /// it stands for.
+    var entries: [(folded: String, short: DShortFold?, canonical: String)]
+}
+
+/// A folded text of at most 16 ASCII bytes, held as two little-endian words and its length,
+/// so that comparing two is comparing three integers.
+///
+/// A literal's is made when the definition is compiled; a record's text is folded into one
+/// once, on the fly, and compared with each literal's (``DFold/first(_:_:count:short:literal:)``).
+/// Two texts that fold to such a form are equal under their match exactly when their forms
+/// are, and a text with one can equal no literal without one (a literal folding to non-ASCII
+/// bytes, or to more than 16), so the forms alone decide.
+struct DShortFold: Sendable, Hashable {
+    /// Bytes 0–7, the first in the low eight bits; zero past the end.
+    let low: UInt64
+    /// Bytes 8–15, likewise.
+    let high: UInt64
+    /// The number of bytes.
+    let count: UInt8
+
+    /// The form of bytes that are already folded; `nil` when they are more than 16 or not
+    /// all ASCII.
+    init?(folded: String) {
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        var n = 0
+        for b in folded.utf8 {
+            guard b < 0x80, n < 16 else { return nil }
+            if n < 8 { low |= UInt64(b) << UInt64(8 * n) } else { high |= UInt64(b) << UInt64(8 * (n - 8)) }
+            n += 1
+        }
+        self.init(low: low, high: high, count: UInt8(n))
+    }
+
+    init(low: UInt64, high: UInt64, count: UInt8) {
+        self.low = low
+        self.high = high
+        self.count = count
+    }
+
+    /// `text` folded under `match` (`case` or `caseAndSeparators`: ASCII letters lower-cased,
+    /// and `_` and `-` dropped for the second), when the text is ASCII, at most 64 bytes, and
+    /// folds to at most 16; `nil` otherwise, for the slower comparisons. ASCII folds to the
+    /// same bytes here as `String.lowercased()` gives.
+    static func fold(_ text: String, _ match: DMatch) -> DShortFold? {
+        let dropSeparators = match == .caseAndSeparators
+        if let tag = JSONObject.smallASCIITag {
+            // A string of at most 15 ASCII bytes holds them in its own two words (the count
+            // and tag in the last byte; the bytes past the count are zero), as
+            // ``JSONObject/position(of:)`` reads keys: its letters are lower-cased a word at a
+            // time. One with a separator to drop is folded byte by byte below.
+            let bits = unsafeBitCast(text, to: (UInt64, UInt64).self)
+            if bits.1 & JSONObject.tagMask == tag {
+                let high = bits.1 & 0x00FF_FFFF_FFFF_FFFF
+                if !dropSeparators || Self.separators(bits.0) | Self.separators(high) == 0 {
+                    return DShortFold(
+                        low: Self.lowercased(bits.0),
+                        high: Self.lowercased(high),
+                        count: UInt8(truncatingIfNeeded: (bits.1 >> 56) & 0x0F)
+                    )
+                }
+            }
+        }
+        guard text.utf8.count <= 64 else { return nil }
+        // A short string's bytes are copied to the stack; a longer one's read in place.
+        var copy = text
+        return copy.withUTF8 { bytes -> DShortFold? in
+            var low: UInt64 = 0
+            var high: UInt64 = 0
+            var n = 0
+            for b in bytes {
+                guard b < 0x80 else { return nil }
+                if dropSeparators, DFold.isSeparator(b) { continue }
+                guard n < 16 else { return nil }
+                let lower = UInt64(b &- 0x41 < 26 ? b | 0x20 : b)
+                if n < 8 { low |= lower << UInt64(8 &* n) } else { high |= lower << UInt64(8 &* (n &- 8)) }
+                n &+= 1
+            }
+            return DShortFold(low: low, high: high, count: UInt8(n))
+        }
+    }
+
+    /// The ASCII bytes of `word` (every byte below 0x80) with `A`–`Z` lower-cased: the high
+    /// bit of `byte + 0x3F` is set from `A` up and that of `byte + 0x25` from `[` up (no sum
+    /// carries into the next byte), so their difference marks the capitals, and each mark
+    /// shifted to 0x20 is the bit that lower-cases its letter.
+    @inline(__always)
+    static func lowercased(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let fromA = (word &+ ones &* 0x3F) & highs
+        let fromBracket = (word &+ ones &* 0x25) & highs
+        return word | (fromA & ~fromBracket) >> 2
+    }
+
+    /// Non-zero when `word` holds a `_` or a `-`.
+    @inline(__always)
+    static func separators(_ word: UInt64) -> UInt64 {
+        bytesEqual(word, to: UInt8(ascii: "_")) | bytesEqual(word, to: UInt8(ascii: "-"))
+    }
 }
 
 /// How a value is converted.
