@@ -224,6 +224,7 @@ struct DContext {
     }
 
     /// The value a resolved slot holds.
+    @inline(__always)
     func cached(_ slot: Int) -> Found? {
         // Read in place: the value is copied once, into the answer.
         switch slots[slot].shape {
@@ -560,6 +561,7 @@ struct DContext {
     // MARK: - Values
 
     /// The raw value a source finds.
+    @inline(__always)
     mutating func find(_ source: DSource) -> Found? {
         // Only values carry the key they were read at (for `{@key}`); predicates resolve
         // paths without it.
