@@ -366,10 +366,18 @@ struct DContext {
     }
 
     /// The shape of the value at an interned path, without copying the value when it is cached.
+    /// Inlined where predicates test it: a cached shape is one load.
+    @inline(__always)
     mutating func shape(_ id: DPathID) -> Shape {
-        guard id.slot >= 0, id.slot < slots.count else { return resolveInterned(id).map { Shape.of($0.value) } ?? .missing }
+        guard id.slot >= 0, id.slot < slots.count else { return uncachedShape(id) }
         if slots[id.slot].shape == .unresolved { fill(id) }
         return slots[id.slot].shape
+    }
+
+    /// The shape of the value at a path this run does not cache.
+    @inline(never)
+    mutating func uncachedShape(_ id: DPathID) -> Shape {
+        resolveInterned(id).map { Shape.of($0.value) } ?? .missing
     }
 
     /// Reads a cached path into its slot.
