@@ -180,6 +180,15 @@ import Testing
         (0x3164, .invisibleFormatting), (0xFFA0, .invisibleFormatting), (0x115F, .invisibleFormatting),
     ]
 
+    /// U+0080–U+02FF (Latin-1 and the Latin extensions) are classified without a property
+    /// lookup: every one of them must get the class its Unicode properties give.
+    @Test func latinLettersAreClassifiedAsTheirPropertiesSay() throws {
+        for value in UInt32(0x80)...0x2FF {
+            let scalar = try #require(Unicode.Scalar(value))
+            #expect(URLCharacters.forbiddenClass(of: scalar) == URLCharacters.classByProperties(scalar), "U+\(String(value, radix: 16))")
+        }
+    }
+
     @Test(arguments: forbidden)
     func everyClassIsForbiddenRawEncodedAndInPunycode(value: UInt32, expected: URLCharacters.ForbiddenClass) throws {
         let scalar = try #require(Unicode.Scalar(value))

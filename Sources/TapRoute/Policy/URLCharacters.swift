@@ -22,6 +22,21 @@ package enum URLCharacters {
         if v < 0x20 || v == 0x7F { return .control }
         if v < 0x80 { return nil }
         if v <= 0x9F { return .control }
+        // The rest of Latin-1 and the Latin extensions up to U+02FF, where the letters of most
+        // Latin-script text in URLs come from, without looking up properties: of U+00A0–U+02FF
+        // only the no-break space (Zs) and the soft hyphen (Cf) are in a class (a test
+        // compares every one with its properties).
+        if v <= 0x2FF {
+            if v == 0xA0 { return .space }
+            return v == 0xAD ? .invisibleFormatting : nil
+        }
+        return classByProperties(scalar)
+    }
+
+    /// ``forbiddenClass(of:)`` for a code point that is not ASCII, from its Unicode properties
+    /// (what it answers above U+02FF).
+    package static func classByProperties(_ scalar: Unicode.Scalar) -> ForbiddenClass? {
+        let v = scalar.value
         if v == 0x2028 || v == 0x2029 { return .lineSeparator }
         let properties = scalar.properties
         if properties.isBidiControl { return .bidiControl }
