@@ -346,15 +346,33 @@ struct DShortFold: Sendable, Hashable {
     /// The form of bytes that are already folded; `nil` when they are more than 16 or not
     /// all ASCII.
     init?(folded: String) {
+        var packed = Packing()
+        for b in folded.utf8 {
+            guard b < 0x80, packed.append(b) else { return nil }
+        }
+        self = packed.form
+    }
+
+    /// Bytes packed into the two words one at a time.
+    private struct Packing {
         var low: UInt64 = 0
         var high: UInt64 = 0
-        var n = 0
-        for b in folded.utf8 {
-            guard b < 0x80, n < 16 else { return nil }
-            if n < 8 { low |= UInt64(b) << UInt64(8 * n) } else { high |= UInt64(b) << UInt64(8 * (n - 8)) }
-            n += 1
+        var count = 0
+
+        /// Adds `byte` after the others; `false` when 16 are held already.
+        @inline(__always)
+        mutating func append(_ byte: UInt8) -> Bool {
+            guard count < 16 else { return false }
+            if count < 8 {
+                low |= UInt64(byte) << UInt64(8 &* count)
+            } else {
+                high |= UInt64(byte) << UInt64(8 &* (count &- 8))
+            }
+            count &+= 1
+            return true
         }
-        self.init(low: low, high: high, count: UInt8(n))
+
+        var form: DShortFold { DShortFold(low: low, high: high, count: UInt8(count)) }
     }
 
     init(low: UInt64, high: UInt64, count: UInt8) {
@@ -390,18 +408,13 @@ struct DShortFold: Sendable, Hashable {
         // A short string's bytes are copied to the stack; a longer one's read in place.
         var copy = text
         return copy.withUTF8 { bytes -> DShortFold? in
-            var low: UInt64 = 0
-            var high: UInt64 = 0
-            var n = 0
+            var packed = Packing()
             for b in bytes {
                 guard b < 0x80 else { return nil }
                 if dropSeparators, DFold.isSeparator(b) { continue }
-                guard n < 16 else { return nil }
-                let lower = UInt64(b &- 0x41 < 26 ? b | 0x20 : b)
-                if n < 8 { low |= lower << UInt64(8 &* n) } else { high |= lower << UInt64(8 &* (n &- 8)) }
-                n &+= 1
+                guard packed.append(b &- 0x41 < 26 ? b | 0x20 : b) else { return nil }
             }
-            return DShortFold(low: low, high: high, count: UInt8(n))
+            return packed.form
         }
     }
 
