@@ -14,6 +14,12 @@ enum DefinitionFiles {
         return try AdapterDefinition(json: document, source: source, origin: .file(relativePath))
     }
 
+    /// Compiles a definition written in the test.
+    static func parse(_ yaml: String) throws -> AdapterDefinition {
+        let (document, source) = try YAMLConfiguration.document(yaml: yaml, file: "<test>")
+        return try AdapterDefinition(json: document, source: source, origin: .file("<test>"))
+    }
+
     /// The `.yaml` files of a folder relative to the repository root, sorted.
     static func yamlFiles(in relativeDirectory: String) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: TestPaths.path(relativeDirectory))

@@ -157,6 +157,70 @@ import Testing
         #expect(claimed > 100)
     }
 
+    /// An `any` of several parts in `recognize` is asked of the root's keys in one pass first
+    /// (`DefinitionPlan.anyFilters`): a root the filter does not admit makes every part false,
+    /// and an `any` of root prefixes only is answered by the filter alone. Neither may change
+    /// an answer: on random roots built from the keys these `recognize`s name (present, null,
+    /// strings, objects, with prefixes, near misses), the answer in place equals the full run's.
+    @Test func anyFiltersNeverChangeWhatIsRecognized() throws {
+        let recognizes = [
+            // FCM's shape: prefixes, then the absence of other vendors' markers.
+            """
+            all:
+              - any: [{anyKeyHasPrefix: {prefix: "gcm."}}, {anyKeyHasPrefix: {prefix: "google.c."}}]
+              - not:
+                  any:
+                    - {exists: dashx}
+                    - {anyKeyHasPrefix: {prefix: "adb_"}}
+                    - {isObject: data.message}
+                    - {exists: custom.i}
+                    - {isNull: _}
+                    - {nonEmpty: "['']"}
+            """,
+            // At the top, an `any` of prefixes only: the filter's answer is the node's.
+            "any: [{anyKeyHasPrefix: {prefix: W$}}, {anyKeyHasPrefix: {prefix: wzrk_}}, {anyKeyHasPrefix: {prefix: \"\"}}]",
+            // Nested, negated, and with equals, isTrue and oneOf parts.
+            """
+            any:
+              - all:
+                  - {exists: ab}
+                  - any: [{isTrue: custom.i}, {equals: {path: _, to: x}}, {oneOf: {path: data.message, values: [a, b]}}, {nonEmpty: dashx}]
+              - not:
+                  any: [{exists: gcm.n}, {isString: custom}, {anyKeyHasPrefix: {prefix: "ab_"}}]
+            """,
+        ]
+        let keys = [
+            "gcm.", "gcm.n", "google.c.a", "google.c", "dashx", "adb_x", "adb", "data", "custom", "_", "", "ab", "ab_c", "W$1", "wzrk_id",
+            "wzrk", "x",
+        ]
+        let values: [JSONValue] = [
+            .null, "", "x", "a", true, 1, [:], ["message": "a"], ["message": [:]], ["i": "1"], ["i": .null], ["i": true], ["n": 1],
+        ]
+        var generator = SplitMix64(seed: 2_026_112_901)
+        for (n, recognize) in recognizes.enumerated() {
+            let yaml =
+                "id: anyfilter\(n)\nsummary: any filters\nreads: [notification]\nrecognize:\n"
+                + recognize.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") + "\ndestination: [app]\n"
+            let definition = try DefinitionFiles.parse(yaml)
+            let plan = definition.plan
+            #expect(plan.recognizesInPlace, "\(recognize)")
+            #expect(plan.anyFilters.contains { $0 != nil }, "no filter for \(recognize)")
+            let adapter = DefinitionAdapter(definition: definition)
+            var held = 0
+            for _ in 0..<3_000 {
+                let root = JSONObject(
+                    (0..<generator.below(5)).map { _ in (keys[generator.below(keys.count)], values[generator.below(values.count)]) }
+                )
+                let input = InputEvent(.notification(userInfo: root, action: nil, origin: .remote))
+                var context = try #require(DContext.make(plan: plan, input: input))
+                let full = context.holds(plan.recognize)
+                #expect(adapter.recognizes(input) == full, "\(recognize): \(root)")
+                if full { held += 1 }
+            }
+            #expect(held > 100 && held < 2_900, "\(recognize): held \(held) times in 3,000")
+        }
+    }
+
     /// Each member of the input's root, and of each object in it, removed, set to null, to "",
     /// to {} and to its string form: the shapes recognition tests for.
     static func mutations(of input: InputEvent) -> [InputEvent] {

@@ -67,21 +67,30 @@ public struct DefinitionAdapter: PayloadAdapter {
     func recognizes(_ input: InputEvent, rootAdmitted: Bool) -> Bool {
         // Read once: each use of the computed `plan` retains and releases it.
         let plan = self.plan
-        if plan.recognizesInPlace {
-            let filter = rootAdmitted ? nil : plan.rootRequirement
-            switch input.kind {
-            case .notification(let userInfo, let action, let origin):
-                guard plan.readsNotification, filter?.admits(userInfo) ?? true else { return false }
+        switch input.kind {
+        case .notification(let userInfo, let action, let origin):
+            guard plan.readsNotification else { return false }
+            if plan.recognizesInPlace {
+                guard rootAdmitted || plan.rootRequirement?.admits(userInfo) ?? true else { return false }
                 return DRecognizer(plan: plan, root: userInfo, action: action, origin: origin).holds(plan.recognize)
-            case .inAppMessage(let message, let action):
-                guard plan.readsInAppMessage, filter?.admits(message) ?? true else { return false }
-                return DRecognizer(plan: plan, root: message, action: action, origin: nil).holds(plan.recognize)
-            case .vendorEvent(let event):
-                guard plan.readsVendorEvent, filter?.admits(event) ?? true else { return false }
-                return DRecognizer(plan: plan, root: event, action: nil, origin: nil).holds(plan.recognize)
-            case .url, .userActivity:
-                break
             }
+        case .inAppMessage(let message, let action):
+            guard plan.readsInAppMessage else { return false }
+            if plan.recognizesInPlace {
+                guard rootAdmitted || plan.rootRequirement?.admits(message) ?? true else { return false }
+                return DRecognizer(plan: plan, root: message, action: action, origin: nil).holds(plan.recognize)
+            }
+        case .vendorEvent(let event):
+            guard plan.readsVendorEvent else { return false }
+            if plan.recognizesInPlace {
+                guard rootAdmitted || plan.rootRequirement?.admits(event) ?? true else { return false }
+                return DRecognizer(plan: plan, root: event, action: nil, origin: nil).holds(plan.recognize)
+            }
+        case .url:
+            // Most definitions read no links: answered without a run's set-up.
+            guard plan.readsURL else { return false }
+        case .userActivity:
+            return false
         }
         guard var context = DContext.make(plan: plan, input: input) else { return false }
         return context.holds(plan.recognize)
@@ -952,7 +961,13 @@ struct DRecognizer {
         case .all(let parts):
             result = parts.allSatisfy { holds(plan.parts[$0]) }
         case .any(let parts):
-            result = parts.contains { holds(plan.parts[$0]) }
+            if let any = plan.anyFilters[p.index] {
+                // Every part is false on a root the filter does not admit.
+                let admitted = any.filter.admits(root)
+                result = any.exact || !admitted ? admitted : parts.contains { holds(plan.parts[$0]) }
+            } else {
+                result = parts.contains { holds(plan.parts[$0]) }
+            }
         case .exists(let path), .nonEmpty(let path), .isType(let path, _), .isTrue(let path), .equals(let path, _, _),
             .oneOf(let path, _, _), .anyKeyHasPrefix(let path, _), .hasScheme(let path, _):
             result = Self.test(node, value(path), plan: plan)

@@ -57,6 +57,13 @@ final class DefinitionPlan: Sendable {
     /// ``DRootRequirement``): detection asks every definition about every input, and most
     /// inputs lack the one key a definition looks for.
     let rootRequirement: DRootFilter?
+    /// For each predicate node of `recognize` that is an `any` of several parts whose
+    /// requirements can be said (``requirement(_:tables:paths:rootKeys:)``), the filter of their
+    /// union; `nil` for every other node, and for every node when `recognize` is not read in
+    /// place. ``DRecognizer`` asks it before the parts: a root it does not admit makes every
+    /// part false at once, in one pass over the root's keys instead of a lookup or a scan of
+    /// the keys per part (FCM's `recognize` names eighteen other vendors' markers).
+    let anyFilters: [DAnyFilter?]
 
     init(
         reads: Set<InputKindName>,
@@ -132,6 +139,11 @@ final class DefinitionPlan: Sendable {
         self.rootRequirement =
             recognizesInPlace
             ? Self.requirement(recognize, tables: tables, paths: paths, rootKeys: rootKeys).map(DRootFilter.init) : nil
+        var anyFilters = [DAnyFilter?](repeating: nil, count: tables.nodes.count)
+        if recognizesInPlace {
+            Self.collectAnyFilters(recognize, top: true, tables: tables, paths: paths, rootKeys: rootKeys, into: &anyFilters)
+        }
+        self.anyFilters = anyFilters
     }
 }
 
@@ -205,6 +217,60 @@ extension DefinitionPlan {
             .oneOf(let path, _, _), .hasScheme(let path, _):
             guard let keys = rootKeys[path.index] else { return nil }
             return DRootRequirement(keys: [keys.first], prefixes: [])
+        }
+    }
+}
+
+/// The root filter of an `any` predicate node (``DefinitionPlan/anyFilters``).
+struct DAnyFilter: Sendable {
+    /// Admits the roots on which some part may hold.
+    let filter: DRootFilter
+    /// Whether the filter's answer is the node's: every part is `anyKeyHasPrefix` on the
+    /// root, which holds exactly when a key has its prefix.
+    let exact: Bool
+}
+
+extension DefinitionPlan {
+    /// The fewest parts an `any` node needs for a filter: one pass over the root's keys costs
+    /// about what two lookups do.
+    static let anyFilterMinimumParts = 3
+
+    /// Sets the filters of the `any` nodes `p` reaches (``anyFilters``). `top` says that `p`
+    /// is `recognize` itself, whose requirement the root filter (``rootRequirement``) has
+    /// already asked about: it gets a filter only when the filter's answer is its own.
+    static func collectAnyFilters(
+        _ p: DPredicate,
+        top: Bool = false,
+        tables: DPredicateTables,
+        paths: [DPath],
+        rootKeys: [DRootKeys?],
+        into filters: inout [DAnyFilter?]
+    ) {
+        switch tables.nodes[p.index] {
+        case .all(let parts):
+            for part in parts {
+                collectAnyFilters(tables.parts[part], tables: tables, paths: paths, rootKeys: rootKeys, into: &filters)
+            }
+        case .any(let parts):
+            for part in parts {
+                collectAnyFilters(tables.parts[part], tables: tables, paths: paths, rootKeys: rootKeys, into: &filters)
+            }
+            guard filters[p.index] == nil else { return }
+            // The requirement of the node itself, not of `p`: a negation is applied to the
+            // node's result after the filter has answered for the node.
+            let node = DPredicate(index: p.index, negated: false)
+            let prefixesOnly = parts.allSatisfy { part in
+                let q = tables.parts[part]
+                guard !q.negated, case .anyKeyHasPrefix(let path, _) = tables.nodes[q.index] else { return false }
+                let read = paths[path.index]
+                return (read.base == .root || read.base == .current) && read.steps.isEmpty
+            }
+            guard top ? prefixesOnly && !p.negated : parts.count >= anyFilterMinimumParts || (prefixesOnly && parts.count > 1),
+                let requirement = requirement(node, tables: tables, paths: paths, rootKeys: rootKeys)
+            else { return }
+            filters[p.index] = DAnyFilter(filter: DRootFilter(requirement), exact: prefixesOnly)
+        case .always, .origin, .exists, .nonEmpty, .isType, .isTrue, .equals, .oneOf, .anyKeyHasPrefix, .hasScheme:
+            return
         }
     }
 }

@@ -15,8 +15,9 @@ struct DetectionPrefilter: Sendable {
     /// The required keys, each with the bits of the definitions that require it, grouped by
     /// UTF-8 length modulo 64 (a root key is compared only with the keys of its length).
     private let keysByLength: [[(key: String, bits: UInt64)]]
-    /// The required prefixes, each with the bits of the definitions that require it.
-    private let prefixes: [(prefix: String, bits: UInt64)]
+    /// The required prefixes, each with its first byte and UTF-8 length (read once here, not
+    /// for each key compared) and the bits of the definitions that require it.
+    private let prefixes: [(prefix: String, first: UInt8, length: Int, bits: UInt64)]
     /// Bit `n % 64` is set when some key is `n` bytes long.
     private let keyLengths: UInt64
     /// The first bytes of the prefixes, as a 256-bit set (bit `b % 64` of word `b / 64`).
@@ -68,7 +69,7 @@ struct DetectionPrefilter: Sendable {
         var keysByLength = [[(key: String, bits: UInt64)]](repeating: [], count: 64)
         for entry in keys { keysByLength[entry.key.utf8.count & 63].append(entry) }
         self.keysByLength = keysByLength
-        self.prefixes = prefixes
+        self.prefixes = prefixes.map { ($0.prefix, $0.prefix.utf8.first ?? 0, $0.prefix.utf8.count, $0.bits) }
         self.anyKeyBits = anyKeyBits
         allBits = bits.reduce(0, |)
         keyLengths = keys.reduce(0) { $0 | 1 << UInt64($1.key.utf8.count & 63) }
@@ -107,8 +108,8 @@ struct DetectionPrefilter: Sendable {
             default: word = firstBytes.3
             }
             guard word & (1 << UInt64(first & 63)) != 0 else { return result == allBits }
-            for candidate in prefixes where candidate.prefix.utf8.count <= length && candidate.prefix.utf8.first == first {
-                if key.hasUTF8Prefix(candidate.prefix) { result |= candidate.bits }
+            for i in prefixes.indices where prefixes[i].first == first && prefixes[i].length <= length {
+                if result & prefixes[i].bits != prefixes[i].bits, key.hasUTF8Prefix(prefixes[i].prefix) { result |= prefixes[i].bits }
             }
             return result == allBits
         }
