@@ -35,6 +35,38 @@ import Testing
         #expect(accepted > 2_000 && upper > 100, "\(accepted) accepted, \(upper) with upper-case hosts")
     }
 
+    /// `plainHost(of:)` lets an adapter skip the parse of a link whose host is plainly none of
+    /// its hosts: whenever it answers and the parse accepts the URL, the parse's normalized
+    /// host must be its answer (hostile URLs, and plain ones in mixed case with ports, paths,
+    /// queries and fragments, so that both answers are common).
+    @Test func plainHostIsTheHostTheParseNormalizes() {
+        var generator = HostileURLGenerator(seed: 20_261_129)
+        var random = SplitMix64(seed: 20_261_129)
+        let hosts = ["web.taptalk.io", "WEB.TapTalk.IO", "a-b.example", "1.2.3.4", "0x7f.1", "xn--bcher-kva.de", "h", "a..b", "-a.", "1"]
+        let tails = ["", "/", "/p/q", "?a=1", "#f", ":443", ":443/p", ":", ":x", "@x", "/p?q#f", "\\p", " /p", "%41"]
+        var answered = 0
+        var declinedAccepted = 0
+        for n in 0..<40_000 {
+            let url: String
+            if n % 2 == 0 {
+                url = generator.next()
+            } else {
+                let scheme = ["https", "HTTP", "ftp", "myapp", "https:"][random.below(5)]
+                url = scheme + "://" + hosts[random.below(hosts.count)] + tails[random.below(tails.count)]
+            }
+            let parsed = try? URLParts.parse(url)
+            guard let host = URLParts.plainHost(of: url) else {
+                if parsed?.hasAuthority == true { declinedAccepted += 1 }
+                continue
+            }
+            guard let parsed else { continue }
+            answered += 1
+            #expect(parsed.hasAuthority, "\(url)")
+            #expect(parsed.normalizedHost == host, "\(url): parsed \(parsed.normalizedHost), plain \(host)")
+        }
+        #expect(answered > 5_000 && declinedAccepted > 1_000, "\(answered) answered, \(declinedAccepted) declined")
+    }
+
     @Test(.enabled(if: node != nil, "node is not on PATH: the WHATWG differential URL test needs Node's URL class"))
     func tapRouteReadsEveryAcceptedURLAsWHATWGDoes() throws {
         let environment = ProcessInfo.processInfo.environment

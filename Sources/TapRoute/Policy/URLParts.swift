@@ -603,6 +603,46 @@ public struct URLParts: Sendable, Hashable {
         return scheme.utf8.contains { $0 >= 0x41 && $0 <= 0x5A } ? scheme.lowercased() : scheme
     }
 
+    /// The host of `url` when its authority is plain — `scheme://`, then ASCII letters, digits,
+    /// `.` and `-`, then at most a `:` and digits, up to the first `/`, `?` or `#` — lower-cased:
+    /// the ``normalizedHost`` ``parse(_:)`` gives such a URL whenever it accepts it. `nil` for
+    /// any other URL, whose host only a parse can tell. A cheap first test for adapters that
+    /// claim some hosts: a plain host that is none of theirs needs no parse.
+    package static func plainHost(of url: String) -> String? {
+        let host = url.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+            guard let schemeLength = schemeLength(bytes) else { return nil }
+            var i = schemeLength + 1
+            guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "/"), bytes[i + 1] == UInt8(ascii: "/") else { return nil }
+            i += 2
+            let start = i
+            var upper = false
+            // The host: letters (most bytes), digits, `.` and `-`.
+            while i < bytes.count {
+                let b = bytes[i]
+                if (b | 0x20) &- 0x61 < 26 {
+                    upper = upper || b < 0x61
+                } else if !(b &- 0x30 < 10 || b == UInt8(ascii: ".") || b == UInt8(ascii: "-")) {
+                    break
+                }
+                i += 1
+            }
+            let hostEnd = i
+            // The port, then the authority's end.
+            if i < bytes.count, bytes[i] == UInt8(ascii: ":") {
+                i += 1
+                while i < bytes.count, bytes[i] &- 0x30 < 10 { i += 1 }
+            }
+            if i < bytes.count {
+                let b = bytes[i]
+                guard b == UInt8(ascii: "/") || b == UInt8(ascii: "?") || b == UInt8(ascii: "#") else { return nil }
+            }
+            guard hostEnd > start else { return nil }
+            let host = String(knownValidUTF8: UnsafeBufferPointer(rebasing: bytes[start..<hostEnd]), isASCII: true)
+            return upper ? host.lowercased() : host
+        }
+        return host ?? nil
+    }
+
     /// Decodes percent-escapes once (`%2F` → `/`); `+` stays `+`; a `%` not followed by two
     /// hexadecimal digits stays as it is; bytes that do not form UTF-8 become U+FFFD.
     public static func percentDecoded<S: StringProtocol>(_ text: S) -> String {

@@ -9,11 +9,15 @@ extension TapTalkAdapter {
         case customScheme
     }
 
-    /// The form and parts of `url` when it is a TapTalk link, else `nil`.
-    func link(_ url: String) -> (form: LinkForm, parts: URLParts)? {
+    /// The form and parts of `url` when it is a TapTalk link, else `nil`. `screening`: look
+    /// at a web link's host before parsing it, which pays when most links are not TapTalk's
+    /// (detection) and not when the link was recognized already (reading).
+    func link(_ url: String, screening: Bool = true) -> (form: LinkForm, parts: URLParts)? {
         // Look at the scheme first: most links are not TapTalk's, and need no full parse.
         guard let scheme = URLParts.scheme(of: url), schemeSet.contains(scheme) || scheme == "https" || scheme == "http"
         else { return nil }
+        // A web link whose host is plain and none of TapTalk's (most links) needs no parse.
+        if screening, !schemeSet.contains(scheme), let host = URLParts.plainHost(of: url), !hostSet.contains(host) { return nil }
         guard let parts = URLParts(url) else { return nil }
         if schemeSet.contains(parts.scheme) { return (.customScheme, parts) }
         if parts.scheme == "https" || parts.scheme == "http", parts.hasAuthority,
@@ -30,7 +34,7 @@ extension TapTalkAdapter {
 
     /// Reads a universal or custom-scheme link (`reader.location` is where the URL is).
     func readLink(_ url: String, messageId: String?, using reader: inout PayloadReader) throws(NormalizationError) -> AdapterResult {
-        guard let match = link(url) else {
+        guard let match = link(url, screening: false) else {
             throw NormalizationError(
                 .unrecognized,
                 "'\(url)' is not a TapTalk link (hosts: \(hosts.joined(separator: ", ")); schemes: \(schemes.joined(separator: ", ")))",
