@@ -41,7 +41,13 @@ import Testing
     /// must be set exactly when that definition's own filter admits the root, with keys and
     /// prefixes shared between definitions, empty prefixes, and more definitions than bits.
     @Test func prefilterAdmitsWhatEachDefinitionsFilterAdmits() {
-        let words = ["", "a", "ab", "ab_", "abc", "_", "_uaid", "custom", "é", "e\u{301}", "gcm.n", "gcm.", "x", "aps", "🔔"]
+        // Keys and prefixes of every length around the small strings' 8 and 15 bytes, ASCII
+        // and not: a key of at most 15 ASCII bytes is compared by its words.
+        let words = [
+            "", "a", "ab", "ab_", "abc", "_", "_uaid", "custom", "é", "e\u{301}", "gcm.n", "gcm.", "x", "aps", "🔔", "abcdefg",
+            "abcdefgh", "abcdefghi", "abcdefghijklmn", "abcdefghijklmno", "abcdefghijklmnop", "google.c.", "google.c.a.c_id",
+            "google.c.a.c_idx", "com.urbanairship.metadata", "W$", "wzrk_", "Ab", "ab\u{301}", "abcdefghijklmné", "abcdefgz", "abcdefghz",
+        ]
         var generator = SplitMix64(seed: 2_026_112_404)
         var admittedBits = 0
         for _ in 0..<400 {

@@ -26,6 +26,16 @@ struct DetectionPrefilter: Sendable {
     private let anyKeyBits: UInt64
     /// The bits of every filtered definition: once all are set, the other keys are not read.
     private let allBits: UInt64
+    /// The required keys of at most 15 ASCII bytes, as the two words of their small string
+    /// (``JSONObject/smallASCIITag``), grouped by length: a root key held the same way is one
+    /// of them exactly when its words are, compared as integers without a call. Empty where
+    /// that layout is not the platform's.
+    private let smallKeysByLength: [[(words: (UInt64, UInt64), bits: UInt64)]]
+    /// The required prefixes of 1 to 15 ASCII bytes, as the words of their small string masked
+    /// to their bytes: a small ASCII key has one exactly when its words, masked the same way,
+    /// are equal (and it is at least as long). A small ASCII key has no other prefix: a longer
+    /// one does not fit, a non-ASCII one would need a non-ASCII byte.
+    private let smallPrefixes: [(words: (UInt64, UInt64), masks: (UInt64, UInt64), first: UInt8, length: Int, bits: UInt64)]
 
     /// Whether no definition is filtered (detection then asks each adapter as it is).
     var isEmpty: Bool { bits.allSatisfy { $0 == 0 } }
@@ -78,6 +88,35 @@ struct DetectionPrefilter: Sendable {
             if let first = prefix.utf8.first { firstBytes[Int(first >> 6)] |= 1 << UInt64(first & 63) }
         }
         prefixFirstBytes = (firstBytes[0], firstBytes[1], firstBytes[2], firstBytes[3])
+        var smallKeysByLength = [[(words: (UInt64, UInt64), bits: UInt64)]](repeating: [], count: 16)
+        var smallPrefixes: [(words: (UInt64, UInt64), masks: (UInt64, UInt64), first: UInt8, length: Int, bits: UInt64)] = []
+        if JSONObject.smallASCIITag != nil {
+            for (key, bits) in keys {
+                guard let words = Self.smallASCIIWords(key) else { continue }
+                smallKeysByLength[key.utf8.count].append((words, bits))
+            }
+            for (prefix, bits) in prefixes where !prefix.isEmpty {
+                guard let words = Self.smallASCIIWords(prefix) else { continue }
+                let length = prefix.utf8.count
+                let masks: (UInt64, UInt64) = (
+                    length >= 8 ? ~0 : (1 << UInt64(8 * length)) &- 1,
+                    length <= 8 ? 0 : (1 << UInt64(8 * (length - 8))) &- 1
+                )
+                smallPrefixes.append(((words.0 & masks.0, words.1 & masks.1), masks, prefix.utf8.first ?? 0, length, bits))
+            }
+        }
+        self.smallKeysByLength = smallKeysByLength
+        self.smallPrefixes = smallPrefixes
+    }
+
+    /// The two words of `text` as a small ASCII string (made anew from its bytes, so that the
+    /// standard library's small form is used whatever form `text` is in), or `nil` when it is
+    /// longer than 15 bytes, not ASCII, or the layout is not the platform's.
+    static func smallASCIIWords(_ text: String) -> (UInt64, UInt64)? {
+        guard let tag = JSONObject.smallASCIITag, text.utf8.count <= 15, text.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        let copy = String(decoding: Array(text.utf8), as: UTF8.self)
+        let words = unsafeBitCast(copy, to: (UInt64, UInt64).self)
+        return words.1 & JSONObject.tagMask == tag ? words : nil
     }
 
     /// The bits of the definitions whose root filter admits `root`: one of its keys is
@@ -89,8 +128,33 @@ struct DetectionPrefilter: Sendable {
         let hasPrefixes = !prefixes.isEmpty
         let allBits = allBits
         if result == allBits { return result }
+        let smallTag = JSONObject.smallASCIITag
         // Reads the keys until one sets the last bit (for one definition: its first match).
         _ = root.containsKey { key in
+            if let smallTag {
+                // Most keys are small ASCII strings: compared by their words.
+                let words = unsafeBitCast(key, to: (UInt64, UInt64).self)
+                if words.1 & JSONObject.tagMask == smallTag {
+                    let length = Int(truncatingIfNeeded: words.1 >> 56) & 0x0F
+                    if keyLengths & (1 << UInt64(length)) != 0 {
+                        let group = smallKeysByLength[length]
+                        for i in group.indices where group[i].words == words { result |= group[i].bits }
+                    }
+                    guard hasPrefixes, length > 0 else { return result == allBits }
+                    let first = UInt8(truncatingIfNeeded: words.0)
+                    let word: UInt64
+                    switch first >> 6 {
+                    case 0: word = firstBytes.0
+                    default: word = firstBytes.1
+                    }
+                    guard word & (1 << UInt64(first & 63)) != 0 else { return result == allBits }
+                    for i in smallPrefixes.indices where smallPrefixes[i].first == first && smallPrefixes[i].length <= length {
+                        let p = smallPrefixes[i]
+                        if words.0 & p.masks.0 == p.words.0, words.1 & p.masks.1 == p.words.1 { result |= p.bits }
+                    }
+                    return result == allBits
+                }
+            }
             let utf8 = key.utf8
             let length = utf8.count
             if keyLengths & (1 << UInt64(length & 63)) != 0 {
