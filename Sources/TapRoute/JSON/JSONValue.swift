@@ -437,6 +437,12 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         kept { !keys.contains($0) }
     }
 
+    /// Returns the object without the members whose keys `remove` accepts, in one pass over
+    /// the keys (no list of the keys to remove is built first).
+    package func removing(where remove: (String) -> Bool) -> JSONObject {
+        kept { !remove($0) }
+    }
+
     /// The members whose keys `keep` accepts, in order. The result is reserved at this
     /// object's size, where `filter` grows its array from empty (two or three allocations for
     /// a typical payload instead of one).

@@ -173,12 +173,10 @@ extension AdobeAdapter {
         }
         var tracking = JSONObject()
         let idValue = QueryItem.last("id", in: items)?.value ?? ""
-        let tokens = splitOnComma(idValue)
-        let tracked = tokens.count == 3 && ["3", "4", "5"].contains(tokens[2])
-        if tracked {
-            tracking["broadlogId"] = .string(String(tokens[0]))
-            tracking["deliveryId"] = .string(String(tokens[1]))
-            tracking["action"] = .string(String(tokens[2]))
+        if let id = trackedCampaignID(idValue) {
+            tracking["broadlogId"] = .string(id.broadlogId)
+            tracking["deliveryId"] = .string(id.deliveryId)
+            tracking["action"] = .string(id.tag)
         } else {
             let what = idValue.isEmpty ? "the link has no id" : "id '\(idValue)' is not broadlogId,deliveryId,tag with tag 3, 4 or 5"
             reader.warn(
@@ -342,6 +340,35 @@ extension AdobeAdapter {
             ?? text.utf8.allSatisfy { $0 < 0x80 }
     }
 
+    /// The tokens of a Campaign in-app click's `id` (`broadlogId,deliveryId,tag`) when it has
+    /// exactly three, split on `,` as ``splitOnComma(_:)`` splits, and the tag is `3`, `4` or `5`
+    /// (the clicks Campaign tracks); else `nil`. Read from the bytes when the text is ASCII.
+    static func trackedCampaignID(_ text: String) -> (broadlogId: String, deliveryId: String, tag: String)? {
+        let fromBytes = text.utf8.withContiguousStorageIfAvailable { bytes -> (String, String, String)?? in
+            var first = -1
+            var second = -1
+            for i in bytes.indices {
+                let b = bytes[i]
+                if b >= 0x80 { return nil }
+                guard b == UInt8(ascii: ",") else { continue }
+                if first < 0 {
+                    first = i
+                } else if second < 0 {
+                    second = i
+                } else {
+                    return .some(nil)
+                }
+            }
+            guard second >= 0, bytes.count == second + 2, bytes[second + 1] &- UInt8(ascii: "3") < 3 else { return .some(nil) }
+            func token(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+            return .some((token(0..<first), token((first + 1)..<second), token((second + 1)..<bytes.count)))
+        }
+        if let fromBytes, let fromBytes { return fromBytes }
+        let tokens = splitOnComma(text)
+        guard tokens.count == 3, ["3", "4", "5"].contains(tokens[2]) else { return nil }
+        return (String(tokens[0]), String(tokens[1]), String(tokens[2]))
+    }
+
     /// `text.split(separator: ",", omittingEmptySubsequences: false)`, comparing bytes when the
     /// text is ASCII (where a comma is always a character of its own).
     static func splitOnComma(_ text: String) -> [Substring] {
@@ -364,7 +391,16 @@ extension AdobeAdapter {
 
     /// `text.contains("+")`, comparing bytes when the text is ASCII.
     static func containsPlus(_ text: Substring) -> Bool {
-        guard isASCII(text) else { return text.contains("+") }
-        return text.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "+")) } ?? text.utf8.contains(UInt8(ascii: "+"))
+        // One pass: a `+` found, unless a byte that is not ASCII sends it to the characters.
+        let answer = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
+            var plus = false
+            for b in bytes {
+                if b >= 0x80 { return nil }
+                plus = plus || b == UInt8(ascii: "+")
+            }
+            return plus
+        }
+        if let answer, let answer { return answer }
+        return text.contains("+")
     }
 }

@@ -172,11 +172,26 @@ extension AdobeAdapter {
     /// reserved `adb_` keys — except `adb_iam_id`, which names the in-app message a
     /// push-to-in-app campaign shows and which no other field carries.
     private static func journeyOptimizerPayload(_ userInfo: JSONObject) -> JSONObject {
-        var keys = ["aps", "_xdm", "_mId", "_dId", "media-attachment-url"]
-        for key in userInfo.keys where key.hasPrefix("adb_") && key != "adb_iam_id" {
-            keys.append(key)
+        userInfo.removing { key in
+            journeyOptimizerEnvelopeKeys.contains(key) || (hasReservedPrefix(key) && key != "adb_iam_id")
         }
-        return userInfo.removing(keys)
+    }
+
+    /// The `userInfo` keys of a Journey Optimizer push that are envelope, not payload, besides
+    /// the reserved `adb_` ones.
+    static let journeyOptimizerEnvelopeKeys: [String] = ["aps", "_xdm", "_mId", "_dId", "media-attachment-url"]
+
+    /// `key.hasPrefix("adb_")`, read from the bytes when the byte after the prefix is ASCII
+    /// or there is none (then `_` is a character of its own); `hasPrefix` otherwise.
+    static func hasReservedPrefix(_ key: String) -> Bool {
+        let answer = key.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
+            guard bytes.count >= 4, bytes[0] == UInt8(ascii: "a"), bytes[1] == UInt8(ascii: "d"), bytes[2] == UInt8(ascii: "b"),
+                bytes[3] == UInt8(ascii: "_")
+            else { return false }
+            return bytes.count == 4 || bytes[4] < 0x80 ? true : nil
+        }
+        if let answer, let answer { return answer }
+        return key.hasPrefix("adb_")
     }
 
     /// Why Adobe's Android SDK does not open `adb_uri` for a tap on the notification body
