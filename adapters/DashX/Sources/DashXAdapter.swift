@@ -163,14 +163,31 @@ public struct DashXAdapter: PayloadAdapter {
     /// The notification's title and body are most of a block's text.
     static let kindOnlyKeys = SmallStringSet(["title", "body", "image", "interruption_level"])
 
-    /// The keys the iOS SDK requires, made once rather than for each record.
+    /// The keys the iOS SDK requires, made once rather than for each record (in the order of
+    /// the bits ``checkRequired(_:using:)`` marks them with).
     static let requiredKeys = ["id", "title", "body"]
 
     /// Warns about missing `id`, `title` and `body`, which the iOS SDK requires (Android
     /// only `id`). A wrong-typed one was already reported by ``DashXFields/validate(into:)``.
     static func checkRequired(_ notification: DashXFields, using reader: inout PayloadReader) {
-        for key in requiredKeys {
-            guard notification.object[key]?.isNull ?? true else { continue }
+        // One pass over the members marks the required keys present with a value (bit i for
+        // requiredKeys[i]), in place of a lookup per key.
+        var present = 0
+        _ = notification.object.containsMember { key, kind in
+            if kind != .null {
+                // Lengths first: most keys are compared with none of the three.
+                switch key.utf8.count {
+                case 2: if key == "id" { present |= 1 }
+                case 5: if key == "title" { present |= 2 }
+                case 4: if key == "body" { present |= 4 }
+                default: break
+                }
+            }
+            return present == 7
+        }
+        guard present != 7 else { return }
+        for (i, key) in requiredKeys.enumerated() {
+            guard present & (1 << i) == 0 else { continue }
             let android =
                 key == "id"
                 ? "Android requires it too, and the tap cannot be tracked"
