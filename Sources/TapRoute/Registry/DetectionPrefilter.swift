@@ -36,6 +36,10 @@ struct DetectionPrefilter: Sendable {
     /// are equal (and it is at least as long). A small ASCII key has no other prefix: a longer
     /// one does not fit, a non-ASCII one would need a non-ASCII byte.
     private let smallPrefixes: [(words: (UInt64, UInt64), masks: (UInt64, UInt64), first: UInt8, length: Int, bits: UInt64)]
+    /// ``JSONObject/smallASCIITag`` when every required key and prefix of at most 15 ASCII
+    /// bytes is in the two tables above, so that a small ASCII root key may be compared with
+    /// those alone; `nil` otherwise (every key then takes the byte path).
+    private let smallTag: UInt64?
 
     /// Whether no definition is filtered (detection then asks each adapter as it is).
     var isEmpty: Bool { bits.allSatisfy { $0 == 0 } }
@@ -90,13 +94,21 @@ struct DetectionPrefilter: Sendable {
         prefixFirstBytes = (firstBytes[0], firstBytes[1], firstBytes[2], firstBytes[3])
         var smallKeysByLength = [[(words: (UInt64, UInt64), bits: UInt64)]](repeating: [], count: 16)
         var smallPrefixes: [(words: (UInt64, UInt64), masks: (UInt64, UInt64), first: UInt8, length: Int, bits: UInt64)] = []
-        if JSONObject.smallASCIITag != nil {
+        var smallTag = JSONObject.smallASCIITag
+        if smallTag != nil {
+            // A text of at most 15 ASCII bytes whose words cannot be made would be missed by
+            // the small path: then no key takes it.
+            func words(_ text: String) -> (UInt64, UInt64)? {
+                let words = Self.smallASCIIWords(text)
+                if words == nil, text.utf8.count <= 15, text.utf8.allSatisfy({ $0 < 0x80 }) { smallTag = nil }
+                return words
+            }
             for (key, bits) in keys {
-                guard let words = Self.smallASCIIWords(key) else { continue }
+                guard let words = words(key) else { continue }
                 smallKeysByLength[key.utf8.count].append((words, bits))
             }
             for (prefix, bits) in prefixes where !prefix.isEmpty {
-                guard let words = Self.smallASCIIWords(prefix) else { continue }
+                guard let words = words(prefix) else { continue }
                 let length = prefix.utf8.count
                 let masks: (UInt64, UInt64) = (
                     length >= 8 ? ~0 : (1 << UInt64(8 * length)) &- 1,
@@ -107,6 +119,7 @@ struct DetectionPrefilter: Sendable {
         }
         self.smallKeysByLength = smallKeysByLength
         self.smallPrefixes = smallPrefixes
+        self.smallTag = smallTag
     }
 
     /// The two words of `text` as a small ASCII string (made anew from its bytes, so that the
@@ -128,7 +141,7 @@ struct DetectionPrefilter: Sendable {
         let hasPrefixes = !prefixes.isEmpty
         let allBits = allBits
         if result == allBits { return result }
-        let smallTag = JSONObject.smallASCIITag
+        let smallTag = smallTag
         // Reads the keys until one sets the last bit (for one definition: its first match).
         _ = root.containsKey { key in
             if let smallTag {
