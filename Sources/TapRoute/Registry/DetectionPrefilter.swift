@@ -122,6 +122,19 @@ struct DetectionPrefilter: Sendable {
         self.smallTag = smallTag
     }
 
+    /// Whether the 256-bit set `set` (bit `b % 64` of word `b / 64`) holds `byte`.
+    @inline(__always)
+    static func contains(_ set: (UInt64, UInt64, UInt64, UInt64), _ byte: UInt8) -> Bool {
+        let word: UInt64
+        switch byte >> 6 {
+        case 0: word = set.0
+        case 1: word = set.1
+        case 2: word = set.2
+        default: word = set.3
+        }
+        return word & (1 << UInt64(byte & 63)) != 0
+    }
+
     /// The two words of `text` as a small ASCII string (made anew from its bytes, so that the
     /// standard library's small form is used whatever form `text` is in), or `nil` when it is
     /// longer than 15 bytes, not ASCII, or the layout is not the platform's.
@@ -155,12 +168,7 @@ struct DetectionPrefilter: Sendable {
                     }
                     guard hasPrefixes, length > 0 else { return result == allBits }
                     let first = UInt8(truncatingIfNeeded: words.0)
-                    let word: UInt64
-                    switch first >> 6 {
-                    case 0: word = firstBytes.0
-                    default: word = firstBytes.1
-                    }
-                    guard word & (1 << UInt64(first & 63)) != 0 else { return result == allBits }
+                    guard Self.contains(firstBytes, first) else { return result == allBits }
                     for i in smallPrefixes.indices where smallPrefixes[i].first == first && smallPrefixes[i].length <= length {
                         let p = smallPrefixes[i]
                         if words.0 & p.masks.0 == p.words.0, words.1 & p.masks.1 == p.words.1 { result |= p.bits }
@@ -177,14 +185,7 @@ struct DetectionPrefilter: Sendable {
                 }
             }
             guard hasPrefixes, let first = utf8.first else { return result == allBits }
-            let word: UInt64
-            switch first >> 6 {
-            case 0: word = firstBytes.0
-            case 1: word = firstBytes.1
-            case 2: word = firstBytes.2
-            default: word = firstBytes.3
-            }
-            guard word & (1 << UInt64(first & 63)) != 0 else { return result == allBits }
+            guard Self.contains(firstBytes, first) else { return result == allBits }
             for i in prefixes.indices where prefixes[i].first == first && prefixes[i].length <= length {
                 if result & prefixes[i].bits != prefixes[i].bits, key.hasUTF8Prefix(prefixes[i].prefix) { result |= prefixes[i].bits }
             }

@@ -184,13 +184,9 @@ extension AdobeAdapter {
     /// `key.hasPrefix("adb_")`, read from the bytes when the byte after the prefix is ASCII
     /// or there is none (then `_` is a character of its own); `hasPrefix` otherwise.
     static func hasReservedPrefix(_ key: String) -> Bool {
-        let answer = key.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
-            guard bytes.count >= 4, bytes[0] == UInt8(ascii: "a"), bytes[1] == UInt8(ascii: "d"), bytes[2] == UInt8(ascii: "b"),
-                bytes[3] == UInt8(ascii: "_")
-            else { return false }
-            return bytes.count == 4 || bytes[4] < 0x80 ? true : nil
-        }
-        if let answer, let answer { return answer }
+        // No other spelling of the ASCII prefix is canonically equivalent to it.
+        guard key.hasUTF8Prefix("adb_") else { return false }
+        guard let next = key.utf8.dropFirst(4).first, next >= 0x80 else { return true }
         return key.hasPrefix("adb_")
     }
 

@@ -172,20 +172,18 @@ public struct DashXAdapter: PayloadAdapter {
     static func checkRequired(_ notification: DashXFields, using reader: inout PayloadReader) {
         // One pass over the members marks the required keys present with a value (bit i for
         // requiredKeys[i]), in place of a lookup per key.
+        let all = (1 << requiredKeys.count) - 1
         var present = 0
         _ = notification.object.containsMember { key, kind in
-            if kind != .null {
-                // Lengths first: most keys are compared with none of the three.
-                switch key.utf8.count {
-                case 2: if key == "id" { present |= 1 }
-                case 5: if key == "title" { present |= 2 }
-                case 4: if key == "body" { present |= 4 }
-                default: break
-                }
+            guard kind != .null else { return false }
+            // Lengths first: most keys are compared with none of the three.
+            let length = key.utf8.count
+            for (i, required) in requiredKeys.enumerated() where required.utf8.count == length && required == key {
+                present |= 1 << i
             }
-            return present == 7
+            return present == all
         }
-        guard present != 7 else { return }
+        guard present != all else { return }
         for (i, key) in requiredKeys.enumerated() {
             guard present & (1 << i) == 0 else { continue }
             let android =
