@@ -127,6 +127,15 @@ def main():
                 ('{"kind":"notification","userInfo":{"note":"' + text + '","aps":{"alert":"x"}}}').encode("utf-8"))
             block = '{"id":"' + text + '","url":"https://example.com/a"}'
             seeds["RegistryFuzzer"].add(compact({"kind": "notification", "userInfo": {"dashx": block}}))
+            # The alert's text, which the registry checks without building it: the same text
+            # in its title and as the alert itself, in an envelope and bare.
+            seeds["RegistryFuzzer"].add(
+                ('{"kind":"notification","userInfo":{"aps":{"alert":{"title":"' + text + '","body":"b"}},"dashx":"{}"}}').encode("utf-8"))
+            seeds["RegistryFuzzer"].add(('{"aps":{"alert":"' + text + '"},"gcm.message_id":"1"}').encode("utf-8"))
+    # Alert text the parser refuses: each way a string is refused, where it is read for its kind.
+    for bad in (b"\xff", b"\xe3\x81", b"\xc0\xaf", b"\\ud800", b"\\q", b"\x01", b"\\u12"):
+        seeds["RegistryFuzzer"].add(b'{"kind":"notification","userInfo":{"aps":{"alert":{"title":"a' + bad + b'"}},"ab":{"c":1}}}')
+        seeds["RegistryFuzzer"].add(b'{"aps":{"alert":"' + bad + b'"}}')
 
     # Streams and documents for the whole record path: the examples as they are, and small
     # JSON Lines streams and arrays of vector inputs, with blank lines, CRLF and a byte order

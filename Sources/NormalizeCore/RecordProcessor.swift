@@ -27,8 +27,9 @@ package struct RecordProcessor: Sendable {
     }
 
     /// The reader of every record, JSON line or part of a document: the registry's
-    /// ``RecordReader`` (its limits).
-    package var reader: RecordReader { registry.recordReader }
+    /// ``RecordReader`` (its limits) — the one it normalizes with
+    /// (``AdapterRegistry/normalizingReader``), or, for messages to encode, the whole record.
+    package var reader: RecordReader { encoder == nil ? registry.normalizingReader : registry.recordReader }
 
     /// Appends the output for one JSON line, line `line` of the input, to `out`; returns
     /// whether it failed.

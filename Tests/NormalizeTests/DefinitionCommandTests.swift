@@ -44,6 +44,21 @@ import Testing
         }
     }
 
+    /// The CLI reads records without building a notification's alert text only while no
+    /// enabled adapter reads it (docs/performance.md, the twenty-second round): a definition
+    /// that does gets the text, as a line and inside a document.
+    @Test func aDefinitionThatReadsTheAlertTextGetsIt() throws {
+        let titled = Self.shop.replacingOccurrences(of: "messageId: orderId", with: "messageId: aps.alert")
+        try inFolder(["app/config.yaml": Self.config, "app/definitions/shop.yaml": titled]) { folder in
+            for (arguments, input) in [(["--lines"], Self.push + "\n"), ([], "[" + Self.push + "]\n")] {
+                let run = try normalize(["--config", "app/config.yaml"] + arguments, stdin: input, in: folder.path)
+                #expect(run.status == 0, "\(run.stderr)")
+                let interaction = try JSONValue(parsing: run.lines[0])
+                #expect(interaction["messageId"] == "Order 42", "\(arguments)")
+            }
+        }
+    }
+
     @Test func checkConfigAndAdaptersSayWhereEachAdapterComesFrom() throws {
         try inFolder(["app/config.yaml": Self.config, "app/definitions/shop.yaml": Self.shop]) { folder in
             let check = try normalize(["check-config", "app/config.yaml"], in: folder.path)

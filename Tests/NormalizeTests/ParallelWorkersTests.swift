@@ -104,6 +104,16 @@ import Testing
         return try Data(contentsOf: output)
     }
 
+    /// Records to normalize are read without a notification's alert text when no adapter
+    /// reads it (docs/performance.md, the twenty-second round); messages to encode are read
+    /// whole.
+    @Test func normalizingSkipsTheAlertTextAndEncodingReadsWholeRecords() throws {
+        let registry = try AdapterRegistry(configuration: Configuration(), adapterTypes: [])
+        #expect(RecordProcessor(registry: registry, vendor: nil, pretty: false).reader.alertTextReadForKind)
+        let encoder = RecordEncoder(vendor: "dashx", options: EncodeOptions(), simulator: nil)
+        #expect(!RecordProcessor(registry: registry, vendor: nil, pretty: false, encoder: encoder).reader.alertTextReadForKind)
+    }
+
     @Test func eachThreadReadsWithAdaptersOfItsOwn() throws {
         let registry = try AdapterRegistry(
             configuration: Configuration(adapters: [AdapterSettings(id: ThreadProbeAdapter.id)]),

@@ -58,3 +58,8 @@ public struct LinkAdapter: PayloadAdapter {
         URLParts.hasScheme("https", url) || URLParts.hasScheme("http", url) ? .universalLink : .customScheme
     }
 }
+
+extension LinkAdapter: AlertTextReading {
+    /// Links hold no notification.
+    package var readsAlertText: Bool { false }
+}

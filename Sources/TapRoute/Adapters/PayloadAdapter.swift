@@ -128,3 +128,15 @@ public struct AdapterConfiguration: Sendable {
         options[key].map { ConfigurationReader($0, at: [.key(key)]) }
     }
 }
+
+/// An adapter that says whether its reading may use the text of a notification's alert
+/// (`aps.alert`, or its string members `title`, `body`, …): no adapter of this package
+/// does (the alert is what iOS showed; the tap's destination is elsewhere). A registry all of
+/// whose enabled adapters say no reads records without building that text
+/// (``AdapterRegistry/normalizingReader``); an adapter that does not conform — any adapter
+/// of an app's own — is taken to read it.
+package protocol AlertTextReading {
+    /// Whether ``PayloadAdapter/read(_:using:)`` or ``PayloadAdapter/recognizes(_:)`` may
+    /// look at the alert's text, not only at whether it is there and a string.
+    var readsAlertText: Bool { get }
+}

@@ -6,7 +6,7 @@
 /// let adapter = DefinitionAdapter(definition: definition)
 /// let result = try adapter.read(.notification(userInfo: ["acme": ["link": "https://acme.example/x"]]))
 /// ```
-public struct DefinitionAdapter: PayloadAdapter {
+public struct DefinitionAdapter: PayloadAdapter, AlertTextReading {
     /// The id of the adapter type; each adapter's own ``id`` is its definition's.
     public static let id = "definition"
     /// One line for the type.
@@ -19,6 +19,8 @@ public struct DefinitionAdapter: PayloadAdapter {
     /// The definition's summary.
     public var summary: String { held.definition.summary }
     var plan: DefinitionPlan { held.plan }
+    /// Whether a run may read a notification's alert text (``DefinitionPlan/readsAlertText``).
+    package var readsAlertText: Bool { held.plan.readsAlertText }
     /// The definition and its plan behind one reference, so that the adapter is one word
     /// and passing it around (the registry, protocol witnesses) copies no fields.
     private let held: Held

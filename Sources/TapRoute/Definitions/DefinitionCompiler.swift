@@ -35,6 +35,13 @@ struct DefinitionCompiler {
     var parsedPaths: [ParsedPathKey: Int] = Dictionary(minimumCapacity: 128)
     /// The parsed paths, each with its interned id once it has one.
     var parsedList: [(path: DPath, id: DPathID?)] = []
+    /// Whether a path compiled now reads the values it finds, not only their kind or keys
+    /// (``DPath/mayReachAlertText``): false for `exists`, the `is…` tests, `anyKeyHasPrefix`,
+    /// a reject's `at` and the `encode` section.
+    var pathUseReadsValues = true
+    /// Whether a run may read the text of a notification's alert (`aps.alert`'s strings):
+    /// set by a value-reading path that may reach it and by a payload that keeps `aps`.
+    var readsAlertText = false
 
     struct ParsedPathKey: Hashable {
         var text: String
@@ -362,7 +369,12 @@ struct DefinitionCompiler {
             }
         }
         var encoding: DEncoding?
-        if let v = doc["encode"] { encoding = self.encoding(v, at: ["encode"]) }
+        if let v = doc["encode"] {
+            // Encoding reads a message, not an input.
+            pathUseReadsValues = false
+            encoding = self.encoding(v, at: ["encode"])
+            pathUseReadsValues = true
+        }
         let plan = DefinitionPlan(
             reads: reads,
             channel: channel,
@@ -380,7 +392,8 @@ struct DefinitionCompiler {
             paths: pathTable,
             cachedPaths: cachedPaths,
             tables: tables,
-            encoding: encoding
+            encoding: encoding,
+            readsAlertText: readsAlertText
         )
         return (id, summary, plan)
     }
@@ -418,6 +431,15 @@ struct DefinitionCompiler {
         pathTable.append(path)
         pathIDs[key] = id
         return id
+    }
+
+    /// ``pathID(_:at:)`` for a test of the value's kind or keys, which reads no text
+    /// (``pathUseReadsValues``).
+    mutating func shapePathID(_ value: JSONValue, at keyPath: KeyPath) -> DPathID? {
+        let reads = pathUseReadsValues
+        pathUseReadsValues = false
+        defer { pathUseReadsValues = reads }
+        return pathID(value, at: keyPath)
     }
 
     /// Compiles and interns a path string.
@@ -492,6 +514,7 @@ struct DefinitionCompiler {
                 fail("more than \(DefinitionBounds.maxSearches) list searches ([field=…]) in the definition", .limitExceeded, at: keyPath)
                 return nil
             }
+            if pathUseReadsValues, path.mayReachAlertText { readsAlertText = true }
             return (path, slot)
         case .failure(let problem):
             fail("'\(text)' is not a path: \(problem.message)", at: keyPath)
@@ -652,15 +675,15 @@ struct DefinitionCompiler {
         guard let (op, operand) = singleKey(json, allowed: Self.predicateNames, what: "predicate", at: path) else { return nil }
         let inner = path.appending(op)
         switch op {
-        case "exists": return self.pathID(operand, at: inner).map { add(.exists($0)) }
+        case "exists": return shapePathID(operand, at: inner).map { add(.exists($0)) }
         case "nonEmpty": return self.pathID(operand, at: inner).map { add(.nonEmpty($0)) }
         case "isTrue": return self.pathID(operand, at: inner).map { add(.isTrue($0)) }
-        case "isString": return self.pathID(operand, at: inner).map { add(.isType($0, .string)) }
-        case "isNumber": return self.pathID(operand, at: inner).map { add(.isType($0, .number)) }
-        case "isBool": return self.pathID(operand, at: inner).map { add(.isType($0, .bool)) }
-        case "isObject": return self.pathID(operand, at: inner).map { add(.isType($0, .object)) }
-        case "isArray": return self.pathID(operand, at: inner).map { add(.isType($0, .array)) }
-        case "isNull": return self.pathID(operand, at: inner).map { add(.isType($0, .null)) }
+        case "isString": return shapePathID(operand, at: inner).map { add(.isType($0, .string)) }
+        case "isNumber": return shapePathID(operand, at: inner).map { add(.isType($0, .number)) }
+        case "isBool": return shapePathID(operand, at: inner).map { add(.isType($0, .bool)) }
+        case "isObject": return shapePathID(operand, at: inner).map { add(.isType($0, .object)) }
+        case "isArray": return shapePathID(operand, at: inner).map { add(.isType($0, .array)) }
+        case "isNull": return shapePathID(operand, at: inner).map { add(.isType($0, .null)) }
         case "equals":
             guard let o = object(operand, allowed: ["path", "to", "match"], at: inner) else { return nil }
             let p = required(o, "path", at: inner).flatMap { self.pathID($0, at: inner.appending("path")) }
@@ -688,7 +711,7 @@ struct DefinitionCompiler {
         case "anyKeyHasPrefix":
             guard let o = object(operand, allowed: ["path", "prefix"], at: inner) else { return nil }
             let p =
-                o["path"].map { self.pathID($0, at: inner.appending("path")) }
+                o["path"].map { shapePathID($0, at: inner.appending("path")) }
                 ?? intern(DPath(base: .current, steps: [], display: "", lastKey: nil))
             let prefix = required(o, "prefix", at: inner).flatMap { string($0, at: inner.appending("prefix")) }
             guard let p, let prefix else { return nil }
@@ -745,7 +768,12 @@ struct DefinitionCompiler {
     mutating func template(_ json: JSONValue, at path: KeyPath) -> DTemplate? {
         guard let text = string(json, at: path) else { return nil }
         switch DTemplateParser.parse(text, names: names, insideButtons: insideButtons) {
-        case .success(let t): return t
+        case .success(let t):
+            // A path's text in a message is read; its type (`|type`) is its kind only.
+            for case .insert(.path(let p), let filter) in t.parts where pathUseReadsValues && filter != .type && p.mayReachAlertText {
+                readsAlertText = true
+            }
+            return t
         case .failure(let problem):
             fail("'\(text)' is not a message template: \(problem.message)", at: path)
             return nil
@@ -789,7 +817,11 @@ struct DefinitionCompiler {
         var at: DPath?
         var atOK = true
         if let v = o["at"] {
+            // Named in the error only: nothing is read there.
+            let reads = pathUseReadsValues
+            pathUseReadsValues = false
             at = self.path(v, at: path.appending("at"))
+            pathUseReadsValues = reads
             atOK = at != nil
         }
         let message = required(o, "message", at: path).flatMap { template($0, at: path.appending("message")) }
@@ -1050,6 +1082,8 @@ struct DefinitionCompiler {
             for key in ["inPlace", "text", "broken", "tooDeep", "wrongType"] where o[key] != nil {
                 fail("\(key) applies only with from", at: path.appending(key))
             }
+            // The root's members are copied: `aps` among them unless left out.
+            if !without.contains("aps"), !prefixes.contains(where: { "aps".hasPrefix($0) }) { readsAlertText = true }
         }
         return DPayload(
             from: from,

@@ -64,6 +64,11 @@ final class DefinitionPlan: Sendable {
     /// part false at once, in one pass over the root's keys instead of a lookup or a scan of
     /// the keys per part (FCM's `recognize` names eighteen other vendors' markers).
     let anyFilters: [DAnyFilter?]
+    /// Whether a run may read the text of a notification's alert (`aps.alert`'s strings):
+    /// the definition reads notifications and a path that reads values may reach that text
+    /// (``DPath/mayReachAlertText``), or its payload keeps `aps`. A registry none of whose
+    /// adapters may reads records without building that text.
+    let readsAlertText: Bool
 
     init(
         reads: Set<InputKindName>,
@@ -82,9 +87,11 @@ final class DefinitionPlan: Sendable {
         paths: [DPath],
         cachedPaths: Int,
         tables: DPredicateTables,
-        encoding: DEncoding? = nil
+        encoding: DEncoding? = nil,
+        readsAlertText: Bool = true
     ) {
         self.encoding = encoding
+        self.readsAlertText = readsAlertText && reads.contains(.notification)
         self.reads = reads
         self.readsNotification = reads.contains(.notification)
         self.readsInAppMessage = reads.contains(.inAppMessage)
@@ -348,6 +355,20 @@ struct DRootKeys: Sendable {
 struct DPath: Sendable, Hashable {
     var base: DBase
     var steps: [DStep]
+
+    /// Whether the value this path finds in a notification may be, or hold, the text of its
+    /// alert (`aps.alert`, or a string in it): the root or the current base itself, `aps`, a
+    /// path through `aps.alert`, or one whose first or second step is not a key (an index or
+    /// a search, taken as reaching anything). A path from a reference (`@action`, a named
+    /// value) finds what that names, whose own paths are judged where they are read.
+    var mayReachAlertText: Bool {
+        if case .reference = base { return false }
+        guard let first = steps.first else { return true }
+        guard case .key(let key) = first else { return true }
+        guard key == "aps" else { return false }
+        guard steps.count > 1, case .key(let second) = steps[1] else { return true }
+        return second == "alert"
+    }
     /// The JSONPath suffix of the steps, for error paths (`.action['gcm.x'][0]`).
     var display: String
     /// The last key step, for `{@key}`.

@@ -20,6 +20,11 @@ public struct RecordReader: Sendable {
     /// Read every string with the parser's reference reader (one byte at a time): slower,
     /// the same result. For checking the fast path.
     package var readsStringsInOrder = false
+    /// Read the text of a notification's alert for its kind only
+    /// (``JSONParser/alertTextReadForKind``): for a registry none of whose adapters reads it
+    /// (``AdapterRegistry/normalizingReader``); the record's value is then not the whole
+    /// record, so only that registry's normalizing reads it.
+    package var alertTextReadForKind = false
 
     /// A reader applying `limits`.
     public init(limits: Limits) {
@@ -39,6 +44,7 @@ public struct RecordReader: Sendable {
         }
         var parser = JSONParser(maximumDepth: limits.maxDepth)
         parser.readsStringsInOrder = readsStringsInOrder
+        parser.alertTextReadForKind = alertTextReadForKind
         let parsed = Result { () throws(JSONParseError) -> JSONValue in try parser.parse(record) }
         switch parsed {
         case .success(let value):

@@ -236,6 +236,16 @@ public struct JSONParser: Sendable {
     /// `title` and `body`); `nil` reads every value.
     package var rootStringsReadForKind: SmallStringSet? = nil
 
+    /// Read the text of a notification's alert for its kind only: the strings of `aps.alert`
+    /// (the alert itself when it is a string, else its string members) where a record holds
+    /// its notification's `userInfo` — under the root's `userInfo` in an envelope (a root with
+    /// `kind`), or at the root of a bare `userInfo` — are checked as any string is but read
+    /// as the empty string.
+    /// For a registry none of whose adapters reads that text (``AdapterRegistry``'s
+    /// normalizing reader): it is about a third of a typical push's bytes. Ignored with
+    /// ``readsStringsInOrder`` (the reference reads everything).
+    package var alertTextReadForKind = false
+
     /// Creates a parser.
     public init(maximumDepth: Int = 512) {
         self.maximumDepth = maximumDepth
@@ -275,6 +285,9 @@ public struct JSONParser: Sendable {
         knownValidUTF8: Bool
     ) throws(JSONParseError) -> JSONValue {
         guard let kindOnly = rootStringsReadForKind, !readsStringsInOrder else {
+            if alertTextReadForKind, !readsStringsInOrder {
+                return try parseRecord(buffer, knownValidUTF8: knownValidUTF8)
+            }
             return try parse(buffer, knownValidUTF8: knownValidUTF8, kindOnly: nil)
         }
         // The root object's reading holds a pointer to the set, not the set (a copy of it
@@ -311,6 +324,46 @@ public struct JSONParser: Sendable {
         }
         return value
     }
+
+    /// Parses a record with ``alertTextReadForKind``: the root object's members through
+    /// ``RecordRootValues``, any other root as usual.
+    private func parseRecord(_ buffer: UnsafeBufferPointer<UInt8>, knownValidUTF8: Bool) throws(JSONParseError) -> JSONValue {
+        var reader = Reader(
+            bytes: buffer,
+            maximumDepth: maximumDepth,
+            readsStringsInOrder: false,
+            knownValidUTF8: knownValidUTF8
+        )
+        reader.skipWhitespace()
+        let value: JSONValue
+        if reader.position < buffer.count, buffer[reader.position] == UInt8(ascii: "{") {
+            let root = try reader.readObject(depth: 1, values: RecordRootValues())
+            // A root without `kind` is a bare `userInfo`: its own `userInfo` member is the
+            // notification's custom data, not an envelope's, and its alert text is kept.
+            // Read whole again (the record is valid: only the text was left out).
+            if root["kind"] == nil, Self.holdsAlert(root["userInfo"]) {
+                return try parse(buffer, knownValidUTF8: knownValidUTF8, kindOnly: nil)
+            }
+            value = .object(root)
+        } else {
+            value = try reader.readValue(depth: 0)
+        }
+        reader.skipWhitespace()
+        if reader.position < buffer.count {
+            throw reader.error(.trailingData)
+        }
+        return value
+    }
+
+    /// Whether `userInfo` is an object whose `aps.alert` is a string or an object: what
+    /// ``RecordRootValues`` reads for its kind under a root's `userInfo`.
+    private static func holdsAlert(_ userInfo: JSONValue?) -> Bool {
+        guard case .object(let userInfo)? = userInfo, case .object(let aps)? = userInfo["aps"] else { return false }
+        switch aps["alert"] {
+        case .string?, .object?: return true
+        default: return false
+        }
+    }
 }
 
 /// How ``Reader/readObject(depth:values:)`` reads a member's value: specialized for each
@@ -339,6 +392,75 @@ private struct KindOnlyStrings: MemberValues {
         if reader.position < reader.bytes.count, reader.bytes[reader.position] == UInt8(ascii: "\""),
             keys.pointee.contains(key)
         {
+            try reader.skipString()
+            return .string("")
+        }
+        return try reader.readValue(depth: depth)
+    }
+}
+
+/// A record's root members with ``JSONParser/alertTextReadForKind``: `userInfo` (an
+/// envelope's notification) and `aps` (a bare `userInfo`'s) lead to the alert; every other
+/// value is read in full. Whatever the envelope turns out to be: in an envelope of another
+/// kind these members are not the notification's and nothing reads them, and an envelope of
+/// a notification ignores a root `aps`. A root without `kind`, whose own `userInfo` member
+/// is custom data, is read again whole (``JSONParser/parseRecord(_:knownValidUTF8:)``).
+private struct RecordRootValues: MemberValues {
+    @inline(__always)
+    func read(_ reader: inout Reader, key: String, depth: Int) throws(JSONParseError) -> JSONValue {
+        if reader.nextIsObject {
+            // Lengths first: most keys have neither.
+            let length = key.utf8.count
+            if length == 8, key == "userInfo" {
+                return .object(try reader.readObject(depth: depth + 1, values: UserInfoValues()))
+            }
+            if length == 3, key == "aps" {
+                return .object(try reader.readObject(depth: depth + 1, values: APSValues()))
+            }
+        }
+        return try reader.readValue(depth: depth)
+    }
+}
+
+/// The members of an envelope's `userInfo` with ``JSONParser/alertTextReadForKind``: `aps`
+/// leads to the alert.
+private struct UserInfoValues: MemberValues {
+    @inline(__always)
+    func read(_ reader: inout Reader, key: String, depth: Int) throws(JSONParseError) -> JSONValue {
+        if reader.nextIsObject, key.utf8.count == 3, key == "aps" {
+            return .object(try reader.readObject(depth: depth + 1, values: APSValues()))
+        }
+        return try reader.readValue(depth: depth)
+    }
+}
+
+/// The members of `aps` with ``JSONParser/alertTextReadForKind``: `alert`, a string or an
+/// object, is read for its kind.
+private struct APSValues: MemberValues {
+    @inline(__always)
+    func read(_ reader: inout Reader, key: String, depth: Int) throws(JSONParseError) -> JSONValue {
+        if key.utf8.count == 5, key == "alert", reader.position < reader.bytes.count {
+            switch reader.bytes[reader.position] {
+            case UInt8(ascii: "\""):
+                try reader.skipString()
+                return .string("")
+            case UInt8(ascii: "{"):
+                return .object(try reader.readObject(depth: depth + 1, values: EveryStringForKind()))
+            default:
+                break
+            }
+        }
+        return try reader.readValue(depth: depth)
+    }
+}
+
+/// The members of an alert object with ``JSONParser/alertTextReadForKind``: every string
+/// member (`title`, `body`, `subtitle`, `loc-key`, …) is checked and read as the empty
+/// string; other values (`loc-args`' array, say) in full.
+private struct EveryStringForKind: MemberValues {
+    @inline(__always)
+    func read(_ reader: inout Reader, key: String, depth: Int) throws(JSONParseError) -> JSONValue {
+        if reader.position < reader.bytes.count, reader.bytes[reader.position] == UInt8(ascii: "\"") {
             try reader.skipString()
             return .string("")
         }
@@ -398,6 +520,10 @@ private struct Reader {
             }
         }
     }
+
+    /// Whether the next byte opens an object.
+    @inline(__always)
+    var nextIsObject: Bool { position < bytes.count && bytes[position] == UInt8(ascii: "{") }
 
     mutating func readValue(depth: Int) throws(JSONParseError) -> JSONValue {
         guard position < bytes.count else { throw error(.unexpectedEnd(.value)) }

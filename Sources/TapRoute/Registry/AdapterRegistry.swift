@@ -41,6 +41,9 @@ public struct AdapterRegistry: Sendable {
     private let link: LinkAdapter
     /// What the registry was built from besides its configuration, for ``replica()``.
     private let inputs: Inputs
+    /// Whether no enabled adapter reads the text of a notification's alert
+    /// (``AlertTextReading``; `link` reads none): ``normalizingReader`` then skips it.
+    private let alertTextUnread: Bool
 
     /// The adapter types, definitions and classifier a registry was given.
     private struct Inputs: Sendable {
@@ -230,6 +233,7 @@ public struct AdapterRegistry: Sendable {
         self.configuration = configuration
         self.adapters = adapters
         self.byID = byID
+        self.alertTextUnread = adapters.allSatisfy { ($0 as? any AlertTextReading)?.readsAlertText == false }
         let detectionOrder = adapters.filter { !($0 is LinkAdapter) }
         self.detectionOrder = detectionOrder
         let definitionsInOrder = detectionOrder.map { $0 as? DefinitionAdapter }
@@ -386,13 +390,26 @@ public struct AdapterRegistry: Sendable {
     }
 
     /// Normalizes one record of JSON text given as UTF-8 bytes, enforcing the
-    /// configuration's ``Limits`` (``recordReader``).
+    /// configuration's ``Limits`` (``recordReader``): the same Interaction, or the same
+    /// error, as ``normalize(json:)`` of ``parse(record:)``'s value. When no enabled adapter
+    /// reads the text of a notification's alert, that text is checked but not built.
     /// - Throws: ``NormalizationError`` (`limitExceeded`, `invalidJSON`, or as
     ///   ``normalize(json:)``).
     public func normalize(record: UnsafeBufferPointer<UInt8>) throws(NormalizationError) -> Interaction {
         // The parsed tree goes straight into the event (``normalize(json:)`` borrows it, and
         // the event would retain it again).
-        try normalize(InputEvent(json: parse(record: record)))
+        try normalize(InputEvent(json: normalizingReader.read(record)))
+    }
+
+    /// The reader of records this registry normalizes: ``recordReader``, but when no enabled
+    /// adapter reads the text of a notification's alert (`aps.alert`: none of this package's
+    /// does), that text is checked and not built (``JSONParser/alertTextReadForKind``). The
+    /// same Interaction or the same error as reading the whole record; the value read is not
+    /// the whole record, so it is for ``normalize(_:)`` only.
+    package var normalizingReader: RecordReader {
+        var reader = recordReader
+        reader.alertTextReadForKind = alertTextUnread
+        return reader
     }
 
     /// The reader of records under the configuration's ``Limits``: the one JSON Lines, the

@@ -159,3 +159,8 @@ enum NotificationFlavour: Equatable {
         }
     }
 }
+
+extension AdobeAdapter: AlertTextReading {
+    /// The adapter never reads the text of a notification's alert (`aps.alert`).
+    package var readsAlertText: Bool { false }
+}

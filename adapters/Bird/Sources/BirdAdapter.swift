@@ -255,3 +255,8 @@ extension Warning.Code {
     /// A Bird payload given as an object rather than the string Bird delivers; it is kept.
     public static let payloadNotString: Self = "payloadNotString"
 }
+
+extension BirdAdapter: AlertTextReading {
+    /// The adapter never reads the text of a notification's alert (`aps.alert`).
+    package var readsAlertText: Bool { false }
+}

@@ -258,3 +258,8 @@ public struct DashXAdapter: PayloadAdapter {
         return buttons
     }
 }
+
+extension DashXAdapter: AlertTextReading {
+    /// The adapter never reads the text of a notification's alert (`aps.alert`).
+    package var readsAlertText: Bool { false }
+}

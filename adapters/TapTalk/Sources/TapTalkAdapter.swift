@@ -216,3 +216,8 @@ extension Warning.Code {
     /// list.
     public static let missingMessage: Self = "missingMessage"
 }
+
+extension TapTalkAdapter: AlertTextReading {
+    /// The adapter never reads the text of a notification's alert (`aps.alert`).
+    package var readsAlertText: Bool { false }
+}
