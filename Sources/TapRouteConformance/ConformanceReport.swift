@@ -19,7 +19,9 @@ public struct ConformanceFinding: Sendable, Hashable, CustomStringConvertible {
         case safety
         /// An error without a message or without a `$` path.
         case errorForm = "error form"
-        /// The input read from JSON text as a record gave another answer than the value.
+        /// The input read from JSON text as a record gave another answer than the value (an
+        /// adapter that reads the alert's text while its
+        /// ``TapRoute/PayloadAdapter/readsAlertText`` is false finds it empty from a record).
         case recordPath = "record path"
         /// The adapter ended the process (a trap, a failed precondition, a signal, `exit`).
         case crash

@@ -135,6 +135,18 @@ import Testing
         }
     }
 
+    /// ``TitleAdapter`` saying it reads no alert text (which is not so: for the registry's
+    /// flag only).
+    struct BlindTitleAdapter: PayloadAdapter {
+        static let id = "title"
+        init(configuration: AdapterConfiguration) {}
+        var readsAlertText: Bool { false }
+        func recognizes(_ input: InputEvent) -> Bool { false }
+        func read(_ input: InputEvent, using reader: inout PayloadReader) throws(NormalizationError) -> AdapterResult {
+            throw NormalizationError(.unrecognized, "never", path: "$")
+        }
+    }
+
     static let titled = Array(#"{"kind":"notification","userInfo":{"title-app":1,"aps":{"alert":{"title":"Shipped"}}}}"#.utf8)
 
     @Test func anAppsOwnAdapterSeesTheText() throws {
@@ -148,6 +160,9 @@ import Testing
         let known = try AdapterRegistry.builtIn(additionalAdapterTypes: [TitleAdapter.self])
         let enabled = known.adapters.contains { $0.id == "title" }
         #expect(known.normalizingReader.alertTextReadForKind == !enabled)
+        // An adapter that says it reads no alert text keeps the shortcut.
+        let blind = try AdapterRegistry.builtIn(configuration: configuration, additionalAdapterTypes: [BlindTitleAdapter.self])
+        #expect(blind.normalizingReader.alertTextReadForKind)
     }
 
     /// A definition of notifications whose `recognize` reads `title-def` and whose other parts

@@ -33,6 +33,27 @@ struct BrokenTestAdapter: PayloadAdapter {
     }
 }
 
+/// An adapter that says it never reads a notification's alert text
+/// (`PayloadAdapter.readsAlertText` false) and then reads it: its `messageId` is the alert.
+struct AlertTextReadingTestAdapter: PayloadAdapter {
+    static let id = "alerting"
+    static let summary = "Reads the alert it says it never reads"
+    init(configuration: AdapterConfiguration) throws(ConfigurationError) {}
+    var readsAlertText: Bool { false }
+
+    func recognizes(_ input: InputEvent) -> Bool {
+        guard case .notification(let userInfo, _, _) = input.kind else { return false }
+        return userInfo["alerting"] != nil
+    }
+
+    func read(_ input: InputEvent, using reader: inout PayloadReader) throws(NormalizationError) -> AdapterResult {
+        guard case .notification(let userInfo, _, _) = input.kind, userInfo["alerting"] != nil else {
+            throw NormalizationError(.unrecognized, "not mine")
+        }
+        return AdapterResult(channel: .push, trigger: .tap, destination: .app, messageId: userInfo["aps"]?["alert"]?.stringValue)
+    }
+}
+
 /// A third-party adapter written the way the contract asks: its pushes carry an `acme`
 /// object whose `target` is a link.
 struct AcmeTestAdapter: PayloadAdapter {
@@ -188,6 +209,29 @@ private struct HiddenAdapter: PayloadAdapter {
             vectors: acmeVectors,
             options: .init(propertyCheckCount: count, seed: seed, maximumCrashes: maximumCrashes)
         )
+    }
+
+    /// An adapter whose `readsAlertText` is false while it reads the text gives another
+    /// answer from a record (which the registry then reads without that text) than from the
+    /// value: the kit's record-path check says so.
+    @Test func anAdapterThatReadsTheAlertTextItDisclaimsIsFound() async throws {
+        let vectors = ConformanceVectors([
+            ConformanceVector(
+                description: "the alert as the message id",
+                location: "alerting[0]",
+                input: ["kind": "notification", "userInfo": ["aps": ["alert": "Sale"], "alerting": 1]],
+                expected: .interaction([
+                    "vendor": "alerting", "channel": "push", "trigger": ["type": "tap"], "destination": ["type": "app"],
+                    "handling": "app", "messageId": "Sale",
+                ])
+            )
+        ])
+        let report = try await AdapterConformanceTest(
+            adapter: AlertTextReadingTestAdapter.self,
+            vectors: vectors,
+            options: .init(propertyCheckCount: 20, checksHostileInput: false)
+        ).report()
+        #expect(report.findings.contains { $0.check == .recordPath }, "\(report.findings.map(\.description))")
     }
 
     @Test func aWellBehavedThirdPartyAdapterPasses() async throws {

@@ -82,6 +82,7 @@ import Testing
             #"{"kindly":"notification","userInfo":{"aps":{"alert":@}},"aps":{"alert":{"title":@}}}"#,
             #"{"userInfo":{"aps":{"alert":{"title":@}}},"userInfo":{"aps":{"alert":@}}, "aps":{"alert":@}}"#,
             #"{"userInfo":{"aps":{"alert":@}},"userInfo":{"aps":{"alert":1}}, "aps":{"alert":@}}"#,
+            #"{"userInfo":{"aps":{"alert":@}},"kind":{"not":"a string"}}"#,
             #"{"aps":{"alert":{"title":@,"loc-args":[@,1],"nested":{"t":@}}},"gcm.message_id":"1"}"#,
             #"{"aps":{"alert":@,"alert":{"subtitle":@}},"x":@}"#,
             #"{"userInfo":{"aps":{"category":@,"alert":{"title":@}},"aps":{"alert":@}}, "kind" : "notification" }"#,
@@ -120,7 +121,7 @@ import Testing
                 compared += 1
             }
         }
-        #expect(compared == Self.texts.count * 14)
+        #expect(compared == Self.texts.count * 15)
         // Every refusal family is met, inside the alert and outside it.
         #expect(refused > compared / 3, "\(refused) of \(compared)")
     }

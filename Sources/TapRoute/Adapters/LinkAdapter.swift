@@ -59,7 +59,7 @@ public struct LinkAdapter: PayloadAdapter {
     }
 }
 
-extension LinkAdapter: AlertTextReading {
-    /// Links hold no notification.
-    package var readsAlertText: Bool { false }
+extension LinkAdapter {
+    /// `false`: links hold no notification.
+    public var readsAlertText: Bool { false }
 }

@@ -74,6 +74,15 @@ public protocol PayloadAdapter: Sendable {
     /// They are allowed destinations without being listed in `security.allowedSchemes`:
     /// configuring the adapter declares them. Empty by default.
     var claimedSchemes: [String] { get }
+
+    /// Whether ``recognizes(_:)`` or ``read(_:using:)`` may look at the text of a
+    /// notification's alert — the strings of `aps.alert` (`title`, `body`, …, or the alert
+    /// itself when it is a string) — rather than only at whether they are there and are
+    /// strings. `true` by default. A registry none of whose enabled adapters may reads records
+    /// (``AdapterRegistry/normalize(record:)``, the `normalize` CLI) without building that
+    /// text, about a third of a push's bytes: such an adapter then finds each of those strings
+    /// empty. No adapter of this package reads it.
+    var readsAlertText: Bool { get }
 }
 
 extension PayloadAdapter {
@@ -84,6 +93,9 @@ extension PayloadAdapter {
 
     /// No claimed schemes by default.
     public var claimedSchemes: [String] { [] }
+
+    /// `true` by default: the adapter may read the alert's text, so the registry builds it.
+    public var readsAlertText: Bool { true }
 
     /// No adapter-specific keys by default.
     public static var configurationKeys: [String] { [] }
@@ -127,16 +139,4 @@ public struct AdapterConfiguration: Sendable {
     public func option(_ key: String) -> ConfigurationReader? {
         options[key].map { ConfigurationReader($0, at: [.key(key)]) }
     }
-}
-
-/// An adapter that says whether its reading may use the text of a notification's alert
-/// (`aps.alert`, or its string members `title`, `body`, …): no adapter of this package
-/// does (the alert is what iOS showed; the tap's destination is elsewhere). A registry all of
-/// whose enabled adapters say no reads records without building that text
-/// (``AdapterRegistry/normalizingReader``); an adapter that does not conform — any adapter
-/// of an app's own — is taken to read it.
-package protocol AlertTextReading {
-    /// Whether ``PayloadAdapter/read(_:using:)`` or ``PayloadAdapter/recognizes(_:)`` may
-    /// look at the alert's text, not only at whether it is there and a string.
-    var readsAlertText: Bool { get }
 }

@@ -6,7 +6,7 @@
 /// let adapter = DefinitionAdapter(definition: definition)
 /// let result = try adapter.read(.notification(userInfo: ["acme": ["link": "https://acme.example/x"]]))
 /// ```
-public struct DefinitionAdapter: PayloadAdapter, AlertTextReading {
+public struct DefinitionAdapter: PayloadAdapter {
     /// The id of the adapter type; each adapter's own ``id`` is its definition's.
     public static let id = "definition"
     /// One line for the type.
@@ -19,8 +19,10 @@ public struct DefinitionAdapter: PayloadAdapter, AlertTextReading {
     /// The definition's summary.
     public var summary: String { held.definition.summary }
     var plan: DefinitionPlan { held.plan }
-    /// Whether a run may read a notification's alert text (``DefinitionPlan/readsAlertText``).
-    package var readsAlertText: Bool { held.plan.readsAlertText }
+    /// Whether a run may read the text of a notification's alert: the definition reads
+    /// notifications, and a path it reads values at (not only kinds or keys) may reach that
+    /// text, or its payload keeps `aps` (docs/declarative-adapters.md, "Payload").
+    public var readsAlertText: Bool { held.plan.readsAlertText }
     /// The definition and its plan behind one reference, so that the adapter is one word
     /// and passing it around (the registry, protocol witnesses) copies no fields.
     private let held: Held

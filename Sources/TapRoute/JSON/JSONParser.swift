@@ -341,7 +341,8 @@ public struct JSONParser: Sendable {
             // A root without `kind` is a bare `userInfo`: its own `userInfo` member is the
             // notification's custom data, not an envelope's, and its alert text is kept.
             // Read whole again (the record is valid: only the text was left out).
-            if root["kind"] == nil, Self.holdsAlert(root["userInfo"]) {
+            // (The flags spare most records the lookups; the decision is the final value's.)
+            if reader.alertReadUnderUserInfo, !reader.recordHasKind, Self.holdsAlert(root["userInfo"]) {
                 return try parse(buffer, knownValidUTF8: knownValidUTF8, kindOnly: nil)
             }
             value = .object(root)
@@ -408,14 +409,16 @@ private struct KindOnlyStrings: MemberValues {
 private struct RecordRootValues: MemberValues {
     @inline(__always)
     func read(_ reader: inout Reader, key: String, depth: Int) throws(JSONParseError) -> JSONValue {
-        if reader.nextIsObject {
-            // Lengths first: most keys have neither.
-            let length = key.utf8.count
+        // Lengths first: most keys are none of these.
+        let length = key.utf8.count
+        if length == 4, key == "kind" {
+            reader.recordHasKind = true
+        } else if reader.nextIsObject {
             if length == 8, key == "userInfo" {
                 return .object(try reader.readObject(depth: depth + 1, values: UserInfoValues()))
             }
             if length == 3, key == "aps" {
-                return .object(try reader.readObject(depth: depth + 1, values: APSValues()))
+                return .object(try reader.readObject(depth: depth + 1, values: APSValues(underUserInfo: false)))
             }
         }
         return try reader.readValue(depth: depth)
@@ -428,7 +431,7 @@ private struct UserInfoValues: MemberValues {
     @inline(__always)
     func read(_ reader: inout Reader, key: String, depth: Int) throws(JSONParseError) -> JSONValue {
         if reader.nextIsObject, key.utf8.count == 3, key == "aps" {
-            return .object(try reader.readObject(depth: depth + 1, values: APSValues()))
+            return .object(try reader.readObject(depth: depth + 1, values: APSValues(underUserInfo: true)))
         }
         return try reader.readValue(depth: depth)
     }
@@ -437,14 +440,19 @@ private struct UserInfoValues: MemberValues {
 /// The members of `aps` with ``JSONParser/alertTextReadForKind``: `alert`, a string or an
 /// object, is read for its kind.
 private struct APSValues: MemberValues {
+    /// Whether this `aps` is under the root's `userInfo` (else at the root).
+    let underUserInfo: Bool
+
     @inline(__always)
     func read(_ reader: inout Reader, key: String, depth: Int) throws(JSONParseError) -> JSONValue {
         if key.utf8.count == 5, key == "alert", reader.position < reader.bytes.count {
             switch reader.bytes[reader.position] {
             case UInt8(ascii: "\""):
+                if underUserInfo { reader.alertReadUnderUserInfo = true }
                 try reader.skipString()
                 return .string("")
             case UInt8(ascii: "{"):
+                if underUserInfo { reader.alertReadUnderUserInfo = true }
                 return .object(try reader.readObject(depth: depth + 1, values: EveryStringForKind()))
             default:
                 break
@@ -482,6 +490,11 @@ private struct Reader {
     /// ``SmallASCIIString/availableDiscriminator``, read once per parse rather than once per
     /// string (each read of a global is a call to `swift_once`).
     let smallStringDiscriminator: UInt8
+    /// With ``JSONParser/alertTextReadForKind``: whether the root has a `kind` member, and
+    /// whether an alert under a root `userInfo` member was read for its kind (what decides
+    /// whether a record without `kind` is read again whole).
+    var recordHasKind = false
+    var alertReadUnderUserInfo = false
 
     init(
         bytes: UnsafeBufferPointer<UInt8>,

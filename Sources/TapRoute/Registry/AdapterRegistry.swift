@@ -42,7 +42,8 @@ public struct AdapterRegistry: Sendable {
     /// What the registry was built from besides its configuration, for ``replica()``.
     private let inputs: Inputs
     /// Whether no enabled adapter reads the text of a notification's alert
-    /// (``AlertTextReading``; `link` reads none): ``normalizingReader`` then skips it.
+    /// (``PayloadAdapter/readsAlertText``; `link` reads none): ``normalizingReader`` then
+    /// skips it.
     private let alertTextUnread: Bool
 
     /// The adapter types, definitions and classifier a registry was given.
@@ -233,7 +234,7 @@ public struct AdapterRegistry: Sendable {
         self.configuration = configuration
         self.adapters = adapters
         self.byID = byID
-        self.alertTextUnread = adapters.allSatisfy { ($0 as? any AlertTextReading)?.readsAlertText == false }
+        self.alertTextUnread = !adapters.contains { $0.readsAlertText }
         let detectionOrder = adapters.filter { !($0 is LinkAdapter) }
         self.detectionOrder = detectionOrder
         let definitionsInOrder = detectionOrder.map { $0 as? DefinitionAdapter }

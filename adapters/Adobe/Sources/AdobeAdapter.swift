@@ -160,7 +160,7 @@ enum NotificationFlavour: Equatable {
     }
 }
 
-extension AdobeAdapter: AlertTextReading {
-    /// The adapter never reads the text of a notification's alert (`aps.alert`).
-    package var readsAlertText: Bool { false }
+extension AdobeAdapter {
+    /// `false`: the adapter never reads the text of a notification's alert (`aps.alert`).
+    public var readsAlertText: Bool { false }
 }

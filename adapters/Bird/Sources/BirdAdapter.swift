@@ -256,7 +256,7 @@ extension Warning.Code {
     public static let payloadNotString: Self = "payloadNotString"
 }
 
-extension BirdAdapter: AlertTextReading {
-    /// The adapter never reads the text of a notification's alert (`aps.alert`).
-    package var readsAlertText: Bool { false }
+extension BirdAdapter {
+    /// `false`: the adapter never reads the text of a notification's alert (`aps.alert`).
+    public var readsAlertText: Bool { false }
 }

@@ -259,7 +259,7 @@ public struct DashXAdapter: PayloadAdapter {
     }
 }
 
-extension DashXAdapter: AlertTextReading {
-    /// The adapter never reads the text of a notification's alert (`aps.alert`).
-    package var readsAlertText: Bool { false }
+extension DashXAdapter {
+    /// `false`: the adapter never reads the text of a notification's alert (`aps.alert`).
+    public var readsAlertText: Bool { false }
 }

@@ -217,7 +217,7 @@ extension Warning.Code {
     public static let missingMessage: Self = "missingMessage"
 }
 
-extension TapTalkAdapter: AlertTextReading {
-    /// The adapter never reads the text of a notification's alert (`aps.alert`).
-    package var readsAlertText: Bool { false }
+extension TapTalkAdapter {
+    /// `false`: the adapter never reads the text of a notification's alert (`aps.alert`).
+    public var readsAlertText: Bool { false }
 }
