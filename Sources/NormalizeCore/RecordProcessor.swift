@@ -21,6 +21,7 @@ package struct RecordProcessor: Sendable {
     /// none, `pretty` indents the output, `encoder` encodes messages instead of normalizing.
     package init(registry: AdapterRegistry, vendor: String?, pretty: Bool, encoder: RecordEncoder? = nil) {
         self.registry = registry
+        self.reader = encoder == nil ? registry.normalizingReader : registry.recordReader
         self.vendor = vendor
         self.pretty = pretty
         self.encoder = encoder
@@ -29,7 +30,8 @@ package struct RecordProcessor: Sendable {
     /// The reader of every record, JSON line or part of a document: the registry's
     /// ``RecordReader`` (its limits) — the one it normalizes with
     /// (``AdapterRegistry/normalizingReader``), or, for messages to encode, the whole record.
-    package var reader: RecordReader { encoder == nil ? registry.normalizingReader : registry.recordReader }
+    /// Made once: asking the registry for it on every record copied the registry.
+    package let reader: RecordReader
 
     /// Appends the output for one JSON line, line `line` of the input, to `out`; returns
     /// whether it failed.
