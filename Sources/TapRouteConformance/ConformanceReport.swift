@@ -21,7 +21,7 @@ public struct ConformanceFinding: Sendable, Hashable, CustomStringConvertible {
         case errorForm = "error form"
         /// The input read from JSON text as a record gave another answer than the value (an
         /// adapter that reads the alert's text while its
-        /// ``TapRoute/PayloadAdapter/readsAlertText`` is false finds it empty from a record).
+        /// `PayloadAdapter.readsAlertText` is false finds it empty from a record).
         case recordPath = "record path"
         /// The adapter ended the process (a trap, a failed precondition, a signal, `exit`).
         case crash
