@@ -313,16 +313,12 @@ public struct JSONParser: Sendable {
         )
         reader.skipWhitespace()
         let value: JSONValue
-        if let kindOnly, reader.position < buffer.count, buffer[reader.position] == UInt8(ascii: "{") {
+        if let kindOnly, reader.nextIsObject {
             value = .object(try reader.readObject(depth: 1, values: KindOnlyStrings(keys: kindOnly)))
         } else {
             value = try reader.readValue(depth: 0)
         }
-        reader.skipWhitespace()
-        if reader.position < buffer.count {
-            throw reader.error(.trailingData)
-        }
-        return value
+        return try reader.ending(value)
     }
 
     /// Parses a record with ``alertTextReadForKind``: the root object's members through
@@ -335,25 +331,19 @@ public struct JSONParser: Sendable {
             knownValidUTF8: knownValidUTF8
         )
         reader.skipWhitespace()
-        let value: JSONValue
-        if reader.position < buffer.count, buffer[reader.position] == UInt8(ascii: "{") {
-            let root = try reader.readObject(depth: 1, values: RecordRootValues())
-            // A root without `kind` is a bare `userInfo`: its own `userInfo` member is the
-            // notification's custom data, not an envelope's, and its alert text is kept.
-            // Read whole again (the record is valid: only the text was left out).
-            // (The flags spare most records the lookups; the decision is the final value's.)
-            if reader.alertReadUnderUserInfo, !reader.recordHasKind, Self.holdsAlert(root["userInfo"]) {
-                return try parse(buffer, knownValidUTF8: knownValidUTF8, kindOnly: nil)
-            }
-            value = .object(root)
-        } else {
-            value = try reader.readValue(depth: 0)
+        guard reader.nextIsObject else {
+            let value = try reader.readValue(depth: 0)
+            return try reader.ending(value)
         }
-        reader.skipWhitespace()
-        if reader.position < buffer.count {
-            throw reader.error(.trailingData)
+        let root = try reader.readObject(depth: 1, values: RecordRootValues())
+        // A root without `kind` is a bare `userInfo`: its own `userInfo` member is the
+        // notification's custom data, not an envelope's, and its alert text is kept. Read
+        // whole again (the record is valid: only the text was left out). The flags spare most
+        // records the lookups; the decision is the final value's.
+        if reader.alertReadUnderUserInfo, !reader.recordHasKind, Self.holdsAlert(root["userInfo"]) {
+            return try parse(buffer, knownValidUTF8: knownValidUTF8, kindOnly: nil)
         }
-        return value
+        return try reader.ending(.object(root))
     }
 
     /// Whether `userInfo` is an object whose `aps.alert` is a string or an object: what
@@ -537,6 +527,15 @@ private struct Reader {
     /// Whether the next byte opens an object.
     @inline(__always)
     var nextIsObject: Bool { position < bytes.count && bytes[position] == UInt8(ascii: "{") }
+
+    /// `value`, the document's root just read, when nothing but whitespace follows it.
+    /// - Throws: ``JSONParseError`` (`trailingData`) otherwise.
+    @inline(__always)
+    mutating func ending(_ value: JSONValue) throws(JSONParseError) -> JSONValue {
+        skipWhitespace()
+        if position < bytes.count { throw error(.trailingData) }
+        return value
+    }
 
     mutating func readValue(depth: Int) throws(JSONParseError) -> JSONValue {
         guard position < bytes.count else { throw error(.unexpectedEnd(.value)) }
