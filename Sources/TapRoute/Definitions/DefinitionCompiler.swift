@@ -371,9 +371,7 @@ struct DefinitionCompiler {
         var encoding: DEncoding?
         if let v = doc["encode"] {
             // Encoding reads a message, not an input.
-            pathUseReadsValues = false
-            encoding = self.encoding(v, at: ["encode"])
-            pathUseReadsValues = true
+            encoding = readingKindsOnly { $0.encoding(v, at: ["encode"]) }
         }
         let plan = DefinitionPlan(
             reads: reads,
@@ -433,13 +431,18 @@ struct DefinitionCompiler {
         return id
     }
 
-    /// ``pathID(_:at:)`` for a test of the value's kind or keys, which reads no text
-    /// (``pathUseReadsValues``).
-    mutating func shapePathID(_ value: JSONValue, at keyPath: KeyPath) -> DPathID? {
+    /// `body`'s result, with the paths it compiles taken as reading no values, only kinds or
+    /// keys (``pathUseReadsValues``).
+    mutating func readingKindsOnly<T>(_ body: (inout DefinitionCompiler) -> T) -> T {
         let reads = pathUseReadsValues
         pathUseReadsValues = false
         defer { pathUseReadsValues = reads }
-        return pathID(value, at: keyPath)
+        return body(&self)
+    }
+
+    /// ``pathID(_:at:)`` for a test of the value's kind or keys, which reads no text.
+    mutating func shapePathID(_ value: JSONValue, at keyPath: KeyPath) -> DPathID? {
+        readingKindsOnly { $0.pathID(value, at: keyPath) }
     }
 
     /// Compiles and interns a path string.
@@ -818,10 +821,7 @@ struct DefinitionCompiler {
         var atOK = true
         if let v = o["at"] {
             // Named in the error only: nothing is read there.
-            let reads = pathUseReadsValues
-            pathUseReadsValues = false
-            at = self.path(v, at: path.appending("at"))
-            pathUseReadsValues = reads
+            at = readingKindsOnly { $0.path(v, at: path.appending("at")) }
             atOK = at != nil
         }
         let message = required(o, "message", at: path).flatMap { template($0, at: path.appending("message")) }

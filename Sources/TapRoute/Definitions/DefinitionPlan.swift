@@ -355,6 +355,10 @@ struct DRootKeys: Sendable {
 struct DPath: Sendable, Hashable {
     var base: DBase
     var steps: [DStep]
+    /// The JSONPath suffix of the steps, for error paths (`.action['gcm.x'][0]`).
+    var display: String
+    /// The last key step, for `{@key}`.
+    var lastKey: String?
 
     /// Whether the value this path finds in a notification may be, or hold, the text of its
     /// alert (`aps.alert`, or a string in it): the root or the current base itself, `aps`, a
@@ -369,10 +373,6 @@ struct DPath: Sendable, Hashable {
         guard steps.count > 1, case .key(let second) = steps[1] else { return true }
         return second == "alert"
     }
-    /// The JSONPath suffix of the steps, for error paths (`.action['gcm.x'][0]`).
-    var display: String
-    /// The last key step, for `{@key}`.
-    var lastKey: String?
 
     /// Paths are equal when their base and steps are: `display` and `lastKey` are made from
     /// the steps, so comparing and hashing them too would only cost time.

@@ -435,20 +435,15 @@ private struct APSValues: MemberValues {
 
     @inline(__always)
     func read(_ reader: inout Reader, key: String, depth: Int) throws(JSONParseError) -> JSONValue {
-        if key.utf8.count == 5, key == "alert", reader.position < reader.bytes.count {
-            switch reader.bytes[reader.position] {
-            case UInt8(ascii: "\""):
-                if underUserInfo { reader.alertReadUnderUserInfo = true }
-                try reader.skipString()
-                return .string("")
-            case UInt8(ascii: "{"):
-                if underUserInfo { reader.alertReadUnderUserInfo = true }
-                return .object(try reader.readObject(depth: depth + 1, values: EveryStringForKind()))
-            default:
-                break
-            }
+        guard key.utf8.count == 5, key == "alert", reader.position < reader.bytes.count else { return try reader.readValue(depth: depth) }
+        let first = reader.bytes[reader.position]
+        guard first == UInt8(ascii: "\"") || first == UInt8(ascii: "{") else { return try reader.readValue(depth: depth) }
+        if underUserInfo { reader.alertReadUnderUserInfo = true }
+        if first == UInt8(ascii: "{") {
+            return .object(try reader.readObject(depth: depth + 1, values: EveryStringForKind()))
         }
-        return try reader.readValue(depth: depth)
+        try reader.skipString()
+        return .string("")
     }
 }
 
