@@ -119,6 +119,73 @@ import Testing
         }
     }
 
+    /// A service's own limits, input line and default vendor
+    /// (`normalize(record:limits:line:vendor:)`, which `taproute-server` uses): the same
+    /// outcome as the whole record read under them, with that vendor set.
+    @Test func underAServicesOwnLimitsLineAndVendor() throws {
+        let registry = try AdapterRegistry.builtIn()
+        let records = try Self.records() + [Array(#"{"kind":"notification","userInfo":{"aps":{"alert":"hi"}}"#.utf8)]
+        let cases: [(Limits, Int, String?)] = [
+            (registry.configuration.limits, 1, nil),
+            (Limits(maxRecordBytes: 700, maxDepth: 5), 41, "dashx"),
+            (Limits(maxRecordBytes: 1 << 16, maxDepth: 3), 7, "bird"),
+        ]
+        var seen: [String: Int] = [:]
+        for record in records {
+            for (limits, line, vendor) in cases {
+                let (fast, whole) = record.withUnsafeBufferPointer { bytes in
+                    (
+                        Self.outcome { () throws(NormalizationError) in
+                            try registry.normalize(record: bytes, limits: limits, line: line, vendor: vendor)
+                        },
+                        Self.outcome { () throws(NormalizationError) in
+                            var event = try InputEvent(json: RecordReader(limits: limits).read(bytes, line: line))
+                            if event.vendor == nil, let vendor { event.vendor = vendor }
+                            return try registry.normalize(event)
+                        }
+                    )
+                }
+                #expect(fast == whole, "\(limits), line \(line), vendor \(vendor ?? "-"): \(String(decoding: record, as: UTF8.self))")
+                let kind = fast.hasPrefix("{") ? "interaction" : String(fast.prefix { $0 != ":" })
+                seen[kind, default: 0] += 1
+            }
+        }
+        // The cases reach each outcome the limits and vendor can change.
+        for kind in ["interaction", "limitExceeded", "invalidJSON", "unrecognized"] {
+            #expect(seen[kind, default: 0] > 10, "\(kind): \(seen)")
+        }
+        // Positions are counted from the given line.
+        let broken = Array(#"{"kind":"notification","userInfo":{"aps":{"alert":"hi"}}"#.utf8)
+        let message = Self.outcome { () throws(NormalizationError) in
+            try broken.withUnsafeBufferPointer { bytes throws(NormalizationError) in
+                try registry.normalize(record: bytes, limits: registry.configuration.limits, line: 41)
+            }
+        }
+        #expect(message.hasPrefix("invalidJSON") && message.contains("41"), "\(message)")
+        // The text is skipped on this path too: an adapter that reads it while saying it
+        // does not (which the conformance kit reports) gets it empty.
+        var configuration = try YAMLConfiguration.parse(yaml: DefaultConfiguration.yaml)
+        configuration.adapters.insert(AdapterSettings(id: "title"), at: 0)
+        let misdeclared = try AdapterRegistry.builtIn(configuration: configuration, additionalAdapterTypes: [MisdeclaredTitleAdapter.self])
+        let interaction = try Self.titled.withUnsafeBufferPointer { bytes throws(NormalizationError) in
+            try misdeclared.normalize(record: bytes, limits: misdeclared.configuration.limits, line: 3)
+        }
+        #expect(interaction.destination == .url("https://shop.example.com/t/", target: .external))
+        let whole = try misdeclared.normalize(json: JSONParser().parse(Self.titled))
+        #expect(whole.destination == .url("https://shop.example.com/t/Shipped", target: .external))
+    }
+
+    /// ``TitleAdapter`` saying, wrongly, that it reads no alert text.
+    struct MisdeclaredTitleAdapter: PayloadAdapter {
+        static let id = "title"
+        init(configuration: AdapterConfiguration) {}
+        var readsAlertText: Bool { false }
+        func recognizes(_ input: InputEvent) -> Bool { TitleAdapter(configuration: AdapterConfiguration(id: "title")).recognizes(input) }
+        func read(_ input: InputEvent, using reader: inout PayloadReader) throws(NormalizationError) -> AdapterResult {
+            try TitleAdapter(configuration: AdapterConfiguration(id: "title")).read(input, using: &reader)
+        }
+    }
+
     /// An app's own adapter that puts the alert's title in its destination's URL.
     struct TitleAdapter: PayloadAdapter {
         static let id = "title"

@@ -6,8 +6,10 @@ import TapRoute
 public struct RecordRenderer: Sendable {
     /// The registry that normalizes and encodes.
     public let registry: AdapterRegistry
-    /// The reader every record goes through: the configuration's limits, with
-    /// `limits.maxRecordBytes` replaced by the server's `--max-record-bytes` when given.
+    /// The limits every record is read under: the configuration's, with
+    /// `limits.maxRecordBytes` replaced by the server's `--max-record-bytes` when given. A
+    /// message to encode is read whole by it; an envelope is read by the registry under its
+    /// limits (``normalize(_:line:)``).
     public let reader: RecordReader
     /// The adapter used for envelopes that name none (`?vendor=`), like the CLI's `--vendor`.
     public var vendor: String?
@@ -25,13 +27,12 @@ public struct RecordRenderer: Sendable {
     /// The longest record accepted, in bytes.
     public var maxRecordBytes: Int { reader.limits.maxRecordBytes }
 
-    /// Normalizes the record `record`, which starts on line `line` of its input.
+    /// Normalizes the record `record`, which starts on line `line` of its input, as the CLI
+    /// does: read under ``reader``'s limits, the alert's text checked but not built when no
+    /// enabled adapter reads it (`AdapterRegistry.normalize(record:limits:line:vendor:)`).
     /// - Throws: ``NormalizationError``, as `normalize` reports it.
     public func normalize(_ record: UnsafeBufferPointer<UInt8>, line: Int) throws(NormalizationError) -> Interaction {
-        let json = try reader.read(record, line: line)
-        var event = try InputEvent(json: json)
-        if event.vendor == nil, let vendor { event.vendor = vendor }
-        return try registry.normalize(event)
+        try registry.normalize(record: record, limits: reader.limits, line: line, vendor: vendor)
     }
 
     /// Appends the output line for one envelope to `out`; returns the `code` of the error

@@ -402,6 +402,28 @@ public struct AdapterRegistry: Sendable {
         try normalize(InputEvent(json: normalizingReader.read(record)))
     }
 
+    /// Normalizes one record as ``normalize(record:)`` does — the alert's text checked but
+    /// not built when no enabled adapter reads it — for a service that reads records under
+    /// limits of its own: `limits` in place of the configuration's, positions in errors
+    /// counted from `line` of the input, and an envelope that names no vendor read by the
+    /// adapter `vendor` (detection skipped, as `normalize --vendor` does). The same
+    /// Interaction, or the same error, as ``normalize(json:)`` of `RecordReader(limits:)`'s
+    /// value with that vendor set.
+    /// - Throws: ``NormalizationError`` (`limitExceeded` under `limits`, `invalidJSON`, or as
+    ///   ``normalize(json:)``).
+    public func normalize(
+        record: UnsafeBufferPointer<UInt8>,
+        limits: Limits,
+        line: Int = 1,
+        vendor: String? = nil
+    ) throws(NormalizationError) -> Interaction {
+        var reader = RecordReader(limits: limits)
+        reader.alertTextReadForKind = alertTextUnread
+        var event = try InputEvent(json: reader.read(record, line: line))
+        if event.vendor == nil, let vendor { event.vendor = vendor }
+        return try normalize(event)
+    }
+
     /// The reader of records this registry normalizes: ``recordReader``, but when no enabled
     /// adapter reads the text of a notification's alert (`aps.alert`: none of this package's
     /// does), that text is checked and not built (``JSONParser/alertTextReadForKind``). The
