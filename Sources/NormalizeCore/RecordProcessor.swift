@@ -118,6 +118,9 @@ package struct RecordProcessor: Sendable {
     package static let roundLines = 4096
     /// The most input bytes normalized together before their output is written.
     package static let roundBytes = 1 << 20
+    /// The most output a round keeps for the next round to write (``processLines``): a round
+    /// with more writes it before the next starts.
+    package static let pendingBytes = 1 << 21
 
     /// Processes JSON Lines, streaming, on up to `jobs` threads; adds the number of failed
     /// records to `failed`.
@@ -126,8 +129,10 @@ package struct RecordProcessor: Sendable {
     /// on a thread of its own while this one is normalized when `jobs` is more than 1; from a
     /// pipe or terminal, whatever has arrived); a block's lines are normalized in rounds of at most
     /// ``roundLines`` lines and ``roundBytes`` bytes, each round split into contiguous runs
-    /// normalized in parallel, and each round's output is written in input order before the
-    /// next round starts. A line longer than `limits.maxRecordBytes` is not kept: its bytes are
+    /// normalized in parallel, and each round's output is written in input order while the
+    /// next round is normalized (by the first of its threads, before it takes a run), or when
+    /// the input ends, or before anything else is written — or at once when it is more than
+    /// ``pendingBytes``. A line longer than `limits.maxRecordBytes` is not kept: its bytes are
     /// skipped up to the next newline and it yields one `limitExceeded` record — unless it is
     /// blank (spaces, tabs, CRs), which is skipped like every blank line, whatever its length
     /// and wherever the read blocks fall.
@@ -148,11 +153,13 @@ package struct RecordProcessor: Sendable {
         var skipped = 0  // the bytes of that line so far
         var skippedBlank = true  // whether they are all blank
 
+        var workspace = BlockWorkspace()
         func endSkippedLine() {
             linesBefore += 1
             skipping = false
             guard !skippedBlank else { return }
             failed += 1
+            workspace.writePending(to: output)
             output.append(renderError(.limitExceeded(reader.oversized(size: skipped)), line: linesBefore, name: name))
         }
         // Keeps the bytes of a line that does not end in this block, or skips them once the
@@ -172,7 +179,6 @@ package struct RecordProcessor: Sendable {
             }
         }
 
-        var workspace = BlockWorkspace()
         while true {
             let chunk = try blocks.nextBlock()
             let length = chunk.count
@@ -207,8 +213,15 @@ package struct RecordProcessor: Sendable {
                 start = lastNewline + 1
             }
             if start < length { keep(UnsafeBufferPointer(rebasing: chunk[start...])) }
-            // Written now, so that a record arriving on a slow stream is not held back.
-            try output.flush()
+            if input.readsWholeBlocks {
+                // A regular file: the last round's output is written during the next block's
+                // first round; a failed write stops the run here.
+                try output.checkpoint()
+            } else {
+                // Written now, so that a record arriving on a slow stream is not held back.
+                workspace.writePending(to: output)
+                try output.flush()
+            }
             input.reportProgress(records: linesBefore, bytesRead: blocks.bytesRead)
         }
         if skipping {
@@ -219,7 +232,8 @@ package struct RecordProcessor: Sendable {
                 processBlock(block, firstLine: linesBefore + 1, name: name, into: output, jobs: 1, workspace: &workspace)
             }
         }
-        try output.checkpoint()
+        workspace.writePending(to: output)
+        try output.flush()
     }
 
     /// Normalizes the newline-terminated lines of `block` in rounds (``roundLines``,
@@ -262,14 +276,18 @@ package struct RecordProcessor: Sendable {
         return failed
     }
 
-    /// Normalizes the lines `lines` of `block` in parallel runs and writes their output in
-    /// order; returns the number of failed records.
+    /// Normalizes the lines `lines` of `block` in parallel runs, keeping their output in
+    /// `workspace` for the next round to write (``BlockWorkspace/writePending(to:)``; more
+    /// than ``pendingBytes`` is written at once), and writes the output the round before
+    /// kept, in order; returns the number of failed records.
     ///
     /// The round is cut into runs of contiguous lines, each with its own output buffer; up to
     /// `jobs` workers take the runs in order, one at a time, until none is left. Each worker
     /// normalizes with a registry of its own (``AdapterRegistry/replica()``, made for the
     /// first parallel round), so the threads share no object whose reference count changes
-    /// per record.
+    /// per record. The first thread to start writes the previous round's output, then takes
+    /// runs: the writing, one thread's at a time, no longer keeps the others waiting (with two
+    /// threads it was 3% of the run's samples, on the thread that waited for it).
     private func processRound(
         _ block: UnsafeBufferPointer<UInt8>,
         lines: Range<Int>,
@@ -286,6 +304,8 @@ package struct RecordProcessor: Sendable {
         let runs = jobs == 1 ? 1 : max(1, min(jobs * 16, lines.count / 64))
         let workerCount = min(jobs, runs)
         while workspace.outputs.count < runs { workspace.outputs.append(RunOutput()) }
+        // The round before's output, written by the first thread to start.
+        let pending = workspace.pending[..<workspace.pendingCount]
         while workspace.workers.count < workerCount {
             let processor =
                 workspace.workers.isEmpty
@@ -301,8 +321,15 @@ package struct RecordProcessor: Sendable {
                 nonisolated(unsafe) let outputs = outputs
                 nonisolated(unsafe) let failures = failures
                 nonisolated(unsafe) let block = block
+                // Written by one thread only, the one that takes the writing; read by the
+                // calling thread once the round is over.
+                nonisolated(unsafe) let output = output
+                nonisolated(unsafe) let pending = pending
                 let queue = RunQueue(count: runs)
                 let work: @Sendable (Int) -> Void = { index in
+                    if !pending.isEmpty, queue.takeWriting() {
+                        RunOutput.write(pending, to: output)
+                    }
                     let worker = workers[index]
                     // Copied out of the worker once, not for each record.
                     let processor = worker.processor
@@ -331,7 +358,19 @@ package struct RecordProcessor: Sendable {
                 }
             }
         }
-        for run in 0..<runs { workspace.outputs[run].buffer.withBytes { output.append($0) } }
+        // This round's output is kept for the next one to write, unless there is more of it
+        // than ``pendingBytes`` (records whose output is much larger than they are): held
+        // through another round, it would double the memory such input takes, so it is
+        // written now, and its buffers stay the ones the next round writes into.
+        var total = 0
+        for run in 0..<runs { total += workspace.outputs[run].buffer.count }
+        if total <= Self.pendingBytes {
+            swap(&workspace.outputs, &workspace.pending)
+            workspace.pendingCount = runs
+        } else {
+            workspace.pendingCount = 0
+            for run in 0..<runs { workspace.outputs[run].buffer.withBytes { output.append($0) } }
+        }
         return failedPerRun.reduce(0, +)
     }
 
@@ -462,19 +501,49 @@ package struct RecordProcessor: Sendable {
     package struct BlockWorkspace {
         /// The offset of each newline in the current block.
         var lineEnds: [Int] = []
-        /// One output buffer per parallel run.
+        /// One output buffer per parallel run of the round being normalized.
         var outputs: [RunOutput] = []
+        /// The output of the round before, kept to be written, in its first ``pendingCount``
+        /// buffers (in input order).
+        var pending: [RunOutput] = []
+        /// How many of ``pending``'s buffers hold output not yet written.
+        var pendingCount = 0
         /// One worker per thread of a round, the first normalizing with the processor itself.
         var workers: [Worker] = []
         /// The number of lines in the current block.
         var lineCount: Int { lineEnds.count }
+
+        /// Writes the output kept from the last round, if any, to `output`: before anything
+        /// else is written, and when the input ends.
+        mutating func writePending(to output: OutputSink) {
+            RunOutput.write(pending[..<pendingCount], to: output)
+            pendingCount = 0
+        }
     }
 
     /// The output buffer of one parallel run, kept from block to block.
     package final class RunOutput {
         /// Written by one thread at a time (the worker that took the run), then read by the
         /// main thread after the round: no access needs checking while the program runs.
-        @exclusivity(unchecked) var buffer = JSONOutputBuffer(capacity: 1 << 16)
+        @exclusivity(unchecked) var buffer = JSONOutputBuffer(capacity: initialCapacity)
+        /// The room each buffer starts with.
+        static let initialCapacity = 1 << 16
+
+        /// Appends the output kept in `runs` to `output`, in order, and empties them. When
+        /// their buffers have more than twice ``RecordProcessor/pendingBytes`` of room between
+        /// them — grown by a round of larger output, written at once, before they held a
+        /// smaller round's to keep — the memory is given back, so that the buffers of the
+        /// output kept for a round do not stay that large while the other set grows as well.
+        static func write(_ runs: ArraySlice<RunOutput>, to output: OutputSink) {
+            var room = 0
+            for run in runs {
+                run.buffer.withBytes { output.append($0) }
+                run.buffer.removeAll()
+                room += run.buffer.capacity
+            }
+            guard room > 2 * RecordProcessor.pendingBytes else { return }
+            for run in runs { run.buffer.removeAll(keepingCapacityUpTo: initialCapacity) }
+        }
         /// Keeps the next run's buffer, which another thread writes at the same time, off
         /// this one's cache line.
         private let padding: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
@@ -490,7 +559,8 @@ package struct RecordProcessor: Sendable {
         }
     }
 
-    /// Hands out the run numbers `0..<count`, each once and in order, to the threads that ask.
+    /// Hands out the run numbers `0..<count`, each once and in order, to the threads that ask,
+    /// and the writing of the round before's output to the first thread that asks for it.
     final class RunQueue: @unchecked Sendable {
         private let count: Int
         private var taken = 0
@@ -504,6 +574,18 @@ package struct RecordProcessor: Sendable {
         deinit {
             pthread_mutex_destroy(mutex)
             mutex.deallocate()
+        }
+
+        private var writingTaken = false
+
+        /// Whether the caller is the first to ask: that thread writes the round before's
+        /// output.
+        func takeWriting() -> Bool {
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            guard !writingTaken else { return false }
+            writingTaken = true
+            return true
         }
 
         /// The next run, or `nil` when every run has been handed out.

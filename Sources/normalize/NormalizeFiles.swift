@@ -71,6 +71,7 @@ struct NormalizeFiles: ParsableCommand {
 /// - Throws: `ExitCode(2)` when an input could not be read, `ExitCode(1)` when a record
 ///   failed, ``IOFailure`` when standard output cannot be written.
 func processInputs(_ files: [String], lines: Bool, jobs: Int, quiet: Bool, with processor: RecordProcessor) throws {
+    MemoryTuning.returnLargeBlocksWhenFreed()
     let output = OutputSink()
     var failed = 0
     var unreadable = 0

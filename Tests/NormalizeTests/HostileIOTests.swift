@@ -246,6 +246,19 @@ import Testing
         let named = try Child.run(["--lines", longName], stdout: .path("/dev/null"), measure: true)
         #expect(named.status == 1, "\(named)")
         #expect(named.peakRSS < Self.memoryBound, "peak RSS \(named.peakRSS)")
+        // Rounds of such lines between rounds of short records: a round's output is kept for
+        // the next round to write unless it is large, and the buffers that held a large
+        // round's give their memory back before the other set grows as large.
+        let record = Self.record + "\n"
+        let rounds = String(repeating: "x\n", count: 4096) + String(repeating: record, count: 4096)
+        let alternatingURL = URL(fileURLWithPath: try Scratch.file("alternating.jsonl", String(repeating: rounds, count: 12)))
+        let alternatingName =
+            alternatingURL.deletingLastPathComponent().path + String(repeating: "/.", count: 1_500) + "/" + alternatingURL.lastPathComponent
+        for jobs in ["1", "2"] {
+            let run = try Child.run(["--lines", "--jobs", jobs, alternatingName], stdout: .path("/dev/null"), measure: true)
+            #expect(run.status == 1, "\(run)")
+            #expect(run.peakRSS < Self.memoryBound, "--jobs \(jobs): peak RSS \(run.peakRSS)")
+        }
         let manyJunk = try Scratch.file("junk2.jsonl", String(repeating: "x\n", count: 1 << 20))
         let fromStdin = try Child.run(["--lines"], stdin: .path(manyJunk), stdout: .path("/dev/null"), measure: true)
         #expect(fromStdin.status == 1)

@@ -6,7 +6,8 @@
 /// thread for a whole run.
 package struct JSONOutputBuffer: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
+    /// The bytes it has room for before it grows.
+    package private(set) var capacity: Int
     /// The number of bytes written.
     package private(set) var count: Int
 
@@ -21,6 +22,16 @@ package struct JSONOutputBuffer: ~Copyable {
 
     /// Forgets the bytes written, keeping the memory.
     package mutating func removeAll() { count = 0 }
+
+    /// Forgets the bytes written, keeping at most `limit` bytes of memory: a buffer grown past
+    /// it (by output much larger than usual) is given back.
+    package mutating func removeAll(keepingCapacityUpTo limit: Int) {
+        count = 0
+        guard capacity > limit else { return }
+        base.deallocate()
+        capacity = Swift.max(limit, 16)
+        base = .allocate(capacity: capacity)
+    }
 
     /// Calls `body` with the bytes written.
     package func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
