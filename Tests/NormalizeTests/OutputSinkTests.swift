@@ -27,7 +27,8 @@ import Testing
         }
     }
 
-    @Test func writesWhatIsAppendedInOrder() throws {
+    /// The bytes `body` writes through a sink on a new file, flushed.
+    static func written(by body: (OutputSink) throws -> Void) throws -> [UInt8] {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("taproute-sink-\(UUID().uuidString)").path
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         try #require(descriptor >= 0)
@@ -36,10 +37,16 @@ import Testing
             unlink(path)
         }
         let sink = OutputSink(descriptor: descriptor)
-        let pieces = Self.pieces()
-        for piece in pieces { piece.withUnsafeBufferPointer { sink.append($0) } }
+        try body(sink)
         try sink.flush()
-        let written = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        return try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    @Test func writesWhatIsAppendedInOrder() throws {
+        let pieces = Self.pieces()
+        let written = try Self.written { sink in
+            for piece in pieces { piece.withUnsafeBufferPointer { sink.append($0) } }
+        }
         #expect(written == pieces.flatMap { $0 })
     }
 

@@ -1,16 +1,7 @@
-import Foundation
 import TapRoute
 import Testing
 
 @testable import NormalizeCore
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// A round's output is kept in its run buffers for the next round to write (docs/cli.md,
 /// "Streaming and memory"; docs/performance.md, the twenty-third round): the buffers of the
@@ -30,24 +21,18 @@ import Testing
     }
 
     @Test func keptBuffersGiveBackWhatALargeRoundGrew() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("taproute-runs-\(UUID().uuidString)").path
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        try #require(descriptor >= 0)
-        defer {
-            close(descriptor)
-            unlink(path)
-        }
-        let sink = OutputSink(descriptor: descriptor)
         let runs = (0..<4).map { _ in RecordProcessor.RunOutput() }
-        // A usual round (4 × 100 KB): the room grown stays, for the next round.
-        let usual = Self.writeRuns(runs, size: 100_000, to: sink)
+        var usual: [Int] = []
+        var large: [Int] = []
+        let written = try OutputSinkTests.written { sink in
+            // A usual round (4 × 100 KB): the room grown stays, for the next round.
+            usual = Self.writeRuns(runs, size: 100_000, to: sink)
+            // A round of 4 × 2 MB, more room between them than twice what may be kept: given back.
+            large = Self.writeRuns(runs, size: 2_000_000, to: sink)
+        }
         #expect(usual.allSatisfy { $0 >= 100_000 }, "\(usual)")
-        // A round of 4 × 2 MB, more room between them than twice what may be kept: given back.
-        let large = Self.writeRuns(runs, size: 2_000_000, to: sink)
         #expect(large.allSatisfy { $0 == RecordProcessor.RunOutput.initialCapacity }, "\(large)")
-        try sink.flush()
         // Everything was written, in order.
-        let written = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(written.count == 4 * 100_000 + 4 * 2_000_000)
         let starts = [0, 100_000, 200_000, 300_000, 400_000, 2_400_000, 4_400_000, 6_400_000]
         #expect(starts.enumerated().allSatisfy { written[$0.element] == UInt8(ascii: "a") + UInt8($0.offset % 4) })
