@@ -4,15 +4,16 @@
 
 /// The C library's memory settings for a `normalize` run.
 package enum MemoryTuning {
-    /// Makes every allocation of 1 MiB or more a mapping of its own, given back to the system
-    /// when freed (glibc's `M_MMAP_THRESHOLD`; other C libraries are left as they are).
+    /// Keeps every allocation of 128 KiB or more a mapping of its own, given back to the
+    /// system when freed: glibc's initial `M_MMAP_THRESHOLD`, set explicitly so that it stays
+    /// (other C libraries are left as they are).
     ///
     /// By default glibc raises that threshold to the size of each large block freed and serves
     /// later blocks below it from its heap, whose pages stay resident: the output buffers of a
     /// round of large output, given back before another such round grows the other set's
     /// (``RecordProcessor/processLines(from:name:into:jobs:failed:)``), would otherwise both
-    /// stay counted. The record path allocates nothing that large; the read blocks and the
-    /// output buffers are allocated once and reused.
+    /// stay counted. Few allocations are that large — the read blocks and the output buffers,
+    /// allocated once and reused, and the strings of unusually large records.
     package static func returnLargeBlocksWhenFreed() {
         #if canImport(Glibc)
             // `mallopt` is declared in <malloc.h>, which the Glibc module does not include:

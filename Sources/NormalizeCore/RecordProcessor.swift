@@ -286,8 +286,8 @@ package struct RecordProcessor: Sendable {
     /// normalizes with a registry of its own (``AdapterRegistry/replica()``, made for the
     /// first parallel round), so the threads share no object whose reference count changes
     /// per record. The first thread to start writes the previous round's output, then takes
-    /// runs: the writing, one thread's at a time, no longer keeps the others waiting (with two
-    /// threads it was 3% of the run's samples, on the thread that waited for it).
+    /// runs, while the others start on the runs at once: written between rounds, it kept
+    /// every other thread waiting (with two threads, 3% of a run's samples).
     private func processRound(
         _ block: UnsafeBufferPointer<UInt8>,
         lines: Range<Int>,
