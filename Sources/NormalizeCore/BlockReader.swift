@@ -10,6 +10,18 @@ package protocol BlockSource: AnyObject {
 
 extension InputSource: BlockSource {}
 
+/// What ``RecordProcessor/processLines(from:name:into:jobs:failed:)`` reads: ``InputSource``,
+/// or a stand-in in tests.
+package protocol LineSource: BlockSource {
+    /// Whether reads fill whole blocks (a regular file): its next block is then read ahead,
+    /// and its output is not flushed block by block.
+    var readsWholeBlocks: Bool { get }
+    /// Reports that `records` records have been read, from the first `bytesRead` bytes.
+    func reportProgress(records: Int, bytesRead: Int)
+}
+
+extension InputSource: LineSource {}
+
 /// Reads an input block by block, into buffers of its own. With `readsAhead`, the next block
 /// is read on another thread while the caller works on the one it was handed, so that the
 /// read's copy from the kernel (about a twentieth of a run's wall time with two threads, on the

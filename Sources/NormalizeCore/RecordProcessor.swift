@@ -136,9 +136,10 @@ package struct RecordProcessor: Sendable {
     /// skipped up to the next newline and it yields one `limitExceeded` record — unless it is
     /// blank (spaces, tabs, CRs), which is skipped like every blank line, whatever its length
     /// and wherever the read blocks fall.
-    /// - Throws: ``IOFailure`` when the input cannot be read (the records before are written)
-    ///   or standard output cannot be written.
-    package func processLines(from input: InputSource, name: InputName, into output: OutputSink, jobs: Int, failed: inout Int)
+    /// - Throws: ``IOFailure`` when the input cannot be read (the output of the records before
+    ///   is appended to `output` first, for the caller to flush) or standard output cannot be
+    ///   written.
+    package func processLines(from input: some LineSource, name: InputName, into output: OutputSink, jobs: Int, failed: inout Int)
         throws(IOFailure)
     {
         let limit = registry.configuration.limits.maxRecordBytes
@@ -154,6 +155,9 @@ package struct RecordProcessor: Sendable {
         var skippedBlank = true  // whether they are all blank
 
         var workspace = BlockWorkspace()
+        // The output kept from the last round is written whatever ends the input — a read
+        // error too: the records before it are written.
+        defer { workspace.writePending(to: output) }
         func endSkippedLine() {
             linesBefore += 1
             skipping = false

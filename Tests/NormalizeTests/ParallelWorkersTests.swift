@@ -114,6 +114,46 @@ import Testing
         #expect(!RecordProcessor(registry: registry, vendor: nil, pretty: false, encoder: encoder).reader.alertTextReadForKind)
     }
 
+    /// A regular file whose second read fails: the output of every record of the first block
+    /// reaches the sink — the last round's too, which is kept for the next round to write —
+    /// and the read error is thrown (docs/cli.md, "Input and output errors").
+    @Test(arguments: [1, 2]) func aReadErrorAfterABlockKeepsTheRecordsBefore(jobs: Int) throws {
+        final class FailingFile: LineSource, @unchecked Sendable {
+            let bytes: [UInt8]
+            private(set) var bytesRead = 0
+            private var reads = 0
+            init(_ bytes: [UInt8]) { self.bytes = bytes }
+            var readsWholeBlocks: Bool { true }
+            func reportProgress(records: Int, bytesRead: Int) {}
+            func read(into buffer: UnsafeMutableRawBufferPointer) throws(IOFailure) -> Int {
+                reads += 1
+                if reads == 2 { throw .read(input: "'test'", errno: EIO) }
+                let count = min(buffer.count, bytes.count - bytesRead)
+                buffer.copyBytes(from: bytes[bytesRead..<(bytesRead + count)])
+                bytesRead += count
+                return count
+            }
+        }
+        // Lines of 1,000 bytes: a 4 MiB block holds 4,194 whole lines, in rounds of 1 MiB.
+        let prefix = #"{"kind":"url","url":"tel:1","x":""#
+        let line = prefix + String(repeating: "y", count: 1_000 - prefix.utf8.count - 3) + "\"}\n"
+        #expect(line.utf8.count == 1_000)
+        let input = FailingFile(Array(String(repeating: line, count: 9_000).utf8))
+        let registry = try AdapterRegistry(configuration: Configuration(), adapterTypes: [])
+        let processor = RecordProcessor(registry: registry, vendor: nil, pretty: false)
+        var thrown: IOFailure?
+        let written = try OutputSinkTests.written { sink in
+            var failed = 0
+            do throws(IOFailure) {
+                try processor.processLines(from: input, name: InputName("test"), into: sink, jobs: jobs, failed: &failed)
+            } catch {
+                thrown = error
+            }
+        }
+        #expect(thrown.map { "\($0)" }?.contains("Input/output error") == true, "\(String(describing: thrown))")
+        #expect(written.filter { $0 == 0x0A }.count == (1 << 22) / 1_000)
+    }
+
     @Test func eachThreadReadsWithAdaptersOfItsOwn() throws {
         let registry = try AdapterRegistry(
             configuration: Configuration(adapters: [AdapterSettings(id: ThreadProbeAdapter.id)]),
