@@ -155,8 +155,8 @@ package struct RecordProcessor: Sendable {
         var skippedBlank = true  // whether they are all blank
 
         var workspace = BlockWorkspace()
-        // The output kept from the last round is written whatever ends the input — a read
-        // error too: the records before it are written.
+        // The output kept from the last round is passed to `output` whatever ends the input —
+        // a read error too, so that the records before it are written.
         defer { workspace.writePending(to: output) }
         func endSkippedLine() {
             linesBefore += 1
