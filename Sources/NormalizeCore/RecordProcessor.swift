@@ -241,9 +241,11 @@ package struct RecordProcessor: Sendable {
     }
 
     /// Normalizes the newline-terminated lines of `block` in rounds (``roundLines``,
-    /// ``roundBytes``), each in parallel runs, writing the output in order; returns the number
-    /// of failed records. Stops early when standard output has failed. `workspace` keeps the
-    /// line table and the runs' output buffers from block to block, so their memory is reused.
+    /// ``roundBytes``), each in parallel runs, writing the output in order (the last round's
+    /// is kept in `workspace` for the next round, or ``BlockWorkspace/writePending(to:)``, to
+    /// write); returns the number of failed records. Stops early when standard output has
+    /// failed. `workspace` keeps the line table and the runs' output buffers from block to
+    /// block, so their memory is reused.
     package func processBlock(
         _ block: UnsafeBufferPointer<UInt8>,
         firstLine: Int,

@@ -417,9 +417,7 @@ public struct AdapterRegistry: Sendable {
         line: Int = 1,
         vendor: String? = nil
     ) throws(NormalizationError) -> Interaction {
-        var reader = RecordReader(limits: limits)
-        reader.alertTextReadForKind = alertTextUnread
-        var event = try InputEvent(json: reader.read(record, line: line))
+        var event = try InputEvent(json: normalizingReader(limits: limits).read(record, line: line))
         if event.vendor == nil, let vendor { event.vendor = vendor }
         return try normalize(event)
     }
@@ -429,8 +427,11 @@ public struct AdapterRegistry: Sendable {
     /// does), that text is checked and not built (``JSONParser/alertTextReadForKind``). The
     /// same Interaction or the same error as reading the whole record; the value read is not
     /// the whole record, so it is for ``normalize(_:)`` only.
-    package var normalizingReader: RecordReader {
-        var reader = recordReader
+    package var normalizingReader: RecordReader { normalizingReader(limits: configuration.limits) }
+
+    /// ``normalizingReader`` under `limits` instead of the configuration's.
+    package func normalizingReader(limits: Limits) -> RecordReader {
+        var reader = RecordReader(limits: limits)
         reader.alertTextReadForKind = alertTextUnread
         return reader
     }
