@@ -181,12 +181,16 @@ private final class NSObjectLike {}
         let keys = [
             "", "a", "aXa", "aYa", "abXba", "abYba", #"\u0061"#, #"a\u0058a"#, "title", "tItle", "0123456789abcdefghij",
             "0123456789Abcdefghij", "é", #"\u00e9"#, #"\""#, #"\u0022"#,
+            // Canonically equal to `K` and `é` but longer: other keys, as iOS keeps them.
+            "K", "\u{212A}", #"\u212A"#, "e\u{301}", #"e\u0301"#, "a\u{301}\u{323}", "a\u{323}\u{301}",
+            #"a\u0323\u0301"#,
         ]
         var generator = SplitMix64(seed: 2_026_112_403)
+        // Up to 24 members: past `JSONObject.indexThreshold`, where keys are hashed.
         for _ in 0..<5_000 {
             var text = "{"
             var pairs: [(String, JSONValue)] = []
-            for n in 0..<(1 + generator.below(12)) {
+            for n in 0..<(1 + generator.below(24)) {
                 let raw = keys[generator.below(keys.count)]
                 if n > 0 { text += "," }
                 text += "\"\(raw)\":\(n)"
@@ -286,9 +290,9 @@ extension String {
 
     /// Short ASCII strings are compared as their 16 bytes where the layout allows: members and
     /// candidates held on the heap though short, of 15 and 16 bytes, non-ASCII, and KELVIN
-    /// SIGN answer as the comparison of object keys does — the same UTF-8 length and equal as
-    /// strings — so that KELVIN SIGN, canonically equal to `K` but longer, is not `K` (nor is
-    /// it for `JSONObject` lookups).
+    /// SIGN answer as the comparison of object keys does — the same UTF-8 bytes — so that
+    /// KELVIN SIGN, canonically equal to `K` but longer, is not `K` (nor is it for
+    /// `JSONObject` lookups).
     @Test func answersForStringsHeldEveryWay() {
         func heap(_ text: String) -> String {
             var grown = String()
@@ -302,10 +306,92 @@ extension String {
                 let members = texts.prefix(memberCount).map { heapMembers ? heap($0) : $0 }
                 let set = SmallStringSet(members)
                 for candidate in texts + texts.map(heap) + ["i", "ur", "fifteen_bytes_", "KELVIN", "Id"] {
-                    let expected = members.contains { $0.utf8.count == candidate.utf8.count && $0 == candidate }
+                    let expected = members.contains { Array($0.utf8) == Array(candidate.utf8) }
                     #expect(set.contains(candidate) == expected, "\(candidate) in \(members)")
                 }
             }
+        }
+    }
+}
+
+@Suite struct JSONObjectKeyTests {
+    /// `removing(_:)` with a list or a set of keys gives the members whose keys are not
+    /// among them, in order, for objects of every size around the hash index's threshold,
+    /// every choice of keys to remove for the small ones and random choices for the rest —
+    /// including none (the object itself) and all (the empty object) — and lookups in the
+    /// result find every member kept and none left out. Keys are compared as object lookups
+    /// compare them, by their UTF-8 bytes: KELVIN SIGN does not remove `K`, nor one order of
+    /// two combining marks the other.
+    @Test func keepsTheOtherMembersInOrder() {
+        var generator = SplitMix64(seed: 20_261_129)
+        let names = [
+            "aps", "dashx", "K", "\u{212A}", "café", "a_key_of_more_than_fifteen_bytes", "新", "a\u{301}\u{323}", "a\u{323}\u{301}",
+        ]
+        func key(_ i: Int) -> String { names[i % names.count] + (i < names.count ? "" : String(i)) }
+        for count in 0...(JSONObject.indexThreshold + 3) {
+            let members = (0..<count).map { (key($0), JSONValue.number(JSONNumber($0))) }
+            let object = JSONObject(members)
+            var choices: [[Bool]] = []
+            if count <= 6 {
+                choices = (0..<(1 << count)).map { mask in (0..<count).map { mask >> $0 & 1 == 1 } }
+            } else {
+                choices = [Array(repeating: false, count: count), Array(repeating: true, count: count)]
+                choices += (0..<40).map { _ in (0..<count).map { _ in generator.below(3) == 0 } }
+            }
+            for chosen in choices {
+                var keys = (0..<count).filter { chosen[$0] }.map(key)
+                keys.append("absent")
+                // A set holds one of two canonically equal keys (`K`, KELVIN SIGN): what it
+                // removes is decided by the keys it holds.
+                for (result, held) in [(object.removing(keys), keys), (object.removing(Set(keys)), Array(Set(keys)))] {
+                    let removed = members.map { member in held.contains { Array($0.utf8) == Array(member.0.utf8) } }
+                    let expected = members.enumerated().filter { !removed[$0.offset] }.map(\.element)
+                    #expect(result.map(\.key) == expected.map(\.0), "removing \(held) from \(object.keys)")
+                    #expect(result.map(\.value) == expected.map(\.1))
+                    for (i, (name, value)) in members.enumerated() {
+                        #expect(result[name] == (removed[i] ? JSONValue?.none : .some(value)), "\(name) after removing \(held)")
+                    }
+                }
+            }
+        }
+        let kelvin: JSONObject = ["K": 1, "\u{212A}": 2]
+        #expect(kelvin.removing(["\u{212A}"]).keys == ["K"])
+        #expect(kelvin.removing(["K"]).keys == ["\u{212A}"])
+    }
+
+    /// An object of any size keeps `K` and KELVIN SIGN apart, and two orders of the same
+    /// combining marks — as iOS's dictionaries do — however many other members it has (past
+    /// 16 its keys are hashed, and `String`'s equality takes each pair for one key); so do a
+    /// screen's parameters.
+    @Test func keepsKeysThatAreOnlyCanonicallyEqualApart() throws {
+        for others in 0...(JSONObject.indexThreshold + 2) {
+            let padding = (0..<others).map { "\"p\($0)\":0," }.joined()
+            for kelvin in ["\u{212A}", #"\u212A"#] {
+                let object = try #require(JSONValue(parsing: "{\(padding)\"K\":1,\"\(kelvin)\":2}").objectValue)
+                #expect(object.count == others + 2, "\(others) other members")
+                #expect(object["K"] == 1)
+                #expect(object["\u{212A}"] == 2)
+                var built = JSONObject((0..<others).map { ("p\($0)", JSONValue(0)) })
+                built["K"] = 1
+                built["\u{212A}"] = 2
+                #expect(built == object)
+                #expect(built.removing(["K"])["\u{212A}"] == 2)
+            }
+            let marks = try #require(
+                JSONValue(parsing: "{\(padding)\"a\u{301}\u{323}\":1,\"a\\u0323\\u0301\":2}").objectValue
+            )
+            #expect(marks.count == others + 2, "\(others) other members")
+            #expect(marks["a\u{301}\u{323}"] == 1)
+            #expect(marks["a\u{323}\u{301}"] == 2)
+            // A screen's parameters (query items, DashX's `screen_data`) are named the same way.
+            let parameters = ScreenParameters((0..<others).map { ("p\($0)", "0") } + [("K", "1"), ("\u{212A}", "2")])
+            #expect(parameters.count == others + 2)
+            #expect(parameters["K"] == "1")
+            #expect(parameters["\u{212A}"] == "2")
+            let set = SmallStringSet((0..<others).map { "p\($0)" } + ["K", "abc", "a\u{301}\u{323}"])
+            #expect(set.contains("K"))
+            #expect(!set.contains("\u{212A}"), "a set of \(others + 3)")
+            #expect(!set.contains("a\u{323}\u{301}"), "a set of \(others + 3)")
         }
     }
 }

@@ -117,6 +117,18 @@ import Testing
         }
     }
 
+    /// Each kind by its name, with what it requires.
+    @Test(arguments: [
+        (#"{"kind":"notification","userInfo":{}}"#, "notification"),
+        (#"{"kind":"url","url":"a:b"}"#, "url"),
+        (#"{"kind":"userActivity","webpageURL":"https://a.example"}"#, "userActivity"),
+        (#"{"kind":"inAppMessage","message":{}}"#, "inAppMessage"),
+        (#"{"kind":"vendorEvent","event":{}}"#, "vendorEvent"),
+    ])
+    func readsEveryKind(text: String, name: String) throws {
+        #expect(try InputEvent(json: json(text)).kind.name == name)
+    }
+
     @Test func readsCommonFields() throws {
         let event = try InputEvent(
             json: json(#"{"kind":"url","url":"a:b","vendor":"link","phase":"warm","automaticallyOpenDeeplinks":true}"#)
@@ -138,6 +150,16 @@ import Testing
         (#"{"kind":"url","url":"a:b","automaticallyOpenDeeplinks":"yes"}"#, "invalidEnvelope", "$.automaticallyOpenDeeplinks"),
         (#"{"kind":"userActivity"}"#, "invalidEnvelope", "$.webpageURL"),
         (#"{"kind":"vendorEvent","event":"x"}"#, "invalidEnvelope", "$.event"),
+        // A kind is its exact name: not another case, a look-alike, a prefix or more.
+        (#"{"kind":"URL","url":"a:b"}"#, "invalidEnvelope", "$.kind"),
+        (#"{"kind":"Notification","userInfo":{}}"#, "invalidEnvelope", "$.kind"),
+        (#"{"kind":"notificatioN","userInfo":{}}"#, "invalidEnvelope", "$.kind"),
+        (#"{"kind":"userActivitY","webpageURL":"https://a.example"}"#, "invalidEnvelope", "$.kind"),
+        (#"{"kind":"inAppMessagE","message":{}}"#, "invalidEnvelope", "$.kind"),
+        (#"{"kind":"vendorEvent ","event":{}}"#, "invalidEnvelope", "$.kind"),
+        (#"{"kind":"ur","url":"a:b"}"#, "invalidEnvelope", "$.kind"),
+        (#"{"kind":"","url":"a:b"}"#, "invalidEnvelope", "$.kind"),
+        (#"{"kind":"vendor\u212Avent","event":{}}"#, "invalidEnvelope", "$.kind"),
     ])
     func badEnvelopesNameTheKey(text: String, code: String, path: String) throws {
         do {

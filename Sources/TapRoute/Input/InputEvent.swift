@@ -162,9 +162,14 @@ extension InputEvent {
         let kind: Kind
         switch kindName {
         case "notification":
-            let originName = try optionalString("origin", .origin) ?? "remote"
-            guard let origin = NotificationOrigin(rawValue: originName) else {
-                throw .invalidEnvelope("origin must be 'remote' or 'local', got '\(originName)'", path: "$.origin")
+            // No `origin` is a remote notification, without reading the name "remote" (a raw
+            // value's initializer searches its cases' names, for each record).
+            var origin = NotificationOrigin.remote
+            if let originName = try optionalString("origin", .origin) {
+                guard let named = NotificationOrigin(rawValue: originName) else {
+                    throw .invalidEnvelope("origin must be 'remote' or 'local', got '\(originName)'", path: "$.origin")
+                }
+                origin = named
             }
             kind = .notification(userInfo: try object("userInfo"), action: try optionalString("action", .action), origin: origin)
         case "url":

@@ -662,7 +662,7 @@ private struct Reader {
         // any number of keys costs linear time. A repeated key keeps its last value at the
         // first one's position.
         var seenKeys: UInt64 = 0
-        var keyIndex: [String: Int]? = nil
+        var keyIndex: [JSONObject.IndexKey: Int]? = nil
         skipWhitespace()
         if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
             position &+= 1
@@ -683,15 +683,18 @@ private struct Reader {
             skipWhitespace()
             let value = try values.read(&self, key: key, depth: depth)
             if keyIndex != nil {
-                if let existing = keyIndex?[key] {
+                if let existing = keyIndex?[JSONObject.IndexKey(key)] {
                     members[existing].value = value
                 } else {
-                    keyIndex?[key] = members.count
+                    keyIndex?[JSONObject.IndexKey(key)] = members.count
                     members.append(JSONObject.Member(key, value))
                 }
             } else {
                 let keyBit = Self.bloomBit(bytes, from: keyStart + 1, to: keyEnd - 1, decodedCount: key.utf8.count)
-                if seenKeys & keyBit != 0, let existing = members.firstIndex(where: { $0.key == key }) {
+                // Keys compared as lookups compare them (`JSONObject.IndexKey`).
+                if seenKeys & keyBit != 0,
+                    let existing = members.firstIndex(where: { $0.key.hasSameUTF8(as: key) })
+                {
                     members[existing].value = value
                 } else {
                     seenKeys |= keyBit
@@ -699,9 +702,9 @@ private struct Reader {
                     // the local, a pair of atomic operations per member.
                     members.append(JSONObject.Member(consume key, value))
                     if members.count > JSONObject.indexThreshold {
-                        var index: [String: Int] = [:]
+                        var index: [JSONObject.IndexKey: Int] = [:]
                         index.reserveCapacity(members.count * 2)
-                        for (i, member) in members.enumerated() { index[member.key] = i }
+                        for (i, member) in members.enumerated() { index[JSONObject.IndexKey(member.key)] = i }
                         keyIndex = index
                     }
                 }

@@ -207,9 +207,35 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         }
     }
 
+    /// A key as the index holds it: equal to another exactly when their UTF-8 bytes are, as
+    /// lookups compare keys (``Swift/String/hasSameUTF8(as:)``), where `String` alone also
+    /// equates KELVIN SIGN with `K` and reordered combining marks. So an object finds, sets
+    /// and keeps apart the same keys whatever its size.
+    @usableFromInline
+    package struct IndexKey: Hashable, Sendable {
+        /// The key.
+        @usableFromInline let text: String
+
+        /// The key `text`.
+        @inlinable init(_ text: String) { self.text = text }
+
+        /// Whether `a` and `b` are the same key.
+        @inlinable
+        package static func == (a: IndexKey, b: IndexKey) -> Bool {
+            a.text.hasSameUTF8(as: b.text)
+        }
+
+        /// Hashes the key (keys with the same bytes are equal strings, so hash alike).
+        @inlinable
+        package func hash(into hasher: inout Hasher) {
+            hasher.combine(text)
+            hasher.combine(text.utf8.count)
+        }
+    }
+
     @usableFromInline var storage: [Member]
     /// The position of each key in `storage`; `nil` while the object is small.
-    @usableFromInline var index: [String: Int]?
+    @usableFromInline var index: [IndexKey: Int]?
 
     /// Creates an empty object.
     public init() {
@@ -256,15 +282,15 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
 
     /// Creates an object from members known to have distinct keys and the position of each
     /// key (the parser builds it while checking for duplicates).
-    init(uniqueMembers: [Member], index: [String: Int]?) {
+    init(uniqueMembers: [Member], index: [IndexKey: Int]?) {
         storage = uniqueMembers
         self.index = index
     }
 
-    private static func makeIndex(_ members: [Member]) -> [String: Int] {
-        var index: [String: Int] = [:]
+    private static func makeIndex(_ members: [Member]) -> [IndexKey: Int] {
+        var index: [IndexKey: Int] = [:]
         index.reserveCapacity(members.count)
-        for (i, member) in members.enumerated() { index[member.key] = i }
+        for (i, member) in members.enumerated() { index[IndexKey(member.key)] = i }
         return index
     }
 
@@ -280,14 +306,12 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// The position of `key` in `storage`.
     @inlinable @inline(__always)
     func position(of key: String) -> Int? {
-        if let index { return index[key] }
-        // Comparing UTF-8 lengths first skips most full string comparisons.
-        let length = key.utf8.count
+        if let index { return index[IndexKey(key)] }
         if let tag = Self.smallASCIITag {
             // A key of at most 15 ASCII bytes (nearly every key) is held in the string's own
             // 16 bytes, the last tagged "small, ASCII": two such keys are equal exactly when
             // their bytes are, so that each member costs two word compares, read in place (no
-            // copy, no call). Other members' keys are compared as below.
+            // copy, no call). Other members' keys are compared by their bytes, lengths first.
             let bits = unsafeBitCast(key, to: (UInt64, UInt64).self)
             if bits.1 & Self.tagMask == tag {
                 return storage.withUnsafeBufferPointer { members -> Int? in
@@ -299,12 +323,12 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
                         count: members.count,
                         stride: MemoryLayout<Member>.stride
                     ) {
-                        members[$0].key.utf8.count == length && members[$0].key == key
+                        members[$0].key.hasSameUTF8(as: key)
                     }
                 }
             }
         }
-        for i in storage.indices where storage[i].key.utf8.count == length && storage[i].key == key { return i }
+        for i in storage.indices where storage[i].key.hasSameUTF8(as: key) { return i }
         return nil
     }
 
@@ -366,7 +390,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
                 if storage.capacity == 0 { storage.reserveCapacity(4) }
                 storage.append(Member(key, newValue))
                 if index != nil {
-                    index?[key] = storage.count - 1
+                    index?[IndexKey(key)] = storage.count - 1
                 } else if storage.count > Self.indexThreshold {
                     index = Self.makeIndex(storage)
                 }
@@ -427,14 +451,24 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     }
 
     /// Returns the object without the members whose keys are in `keys`.
+    ///
+    /// Keys are matched as lookups match them, by their UTF-8 bytes, so that a member removed
+    /// is one ``subscript(_:)`` would find under that key (a `Set` alone also takes KELVIN
+    /// SIGN for `K`, which Unicode calls equivalent).
     public func removing(_ keys: Set<String>) -> JSONObject {
-        kept { !keys.contains($0) }
+        kept { key in
+            guard let i = keys.firstIndex(of: key) else { return true }
+            return !keys[i].hasSameUTF8(as: key)
+        }
     }
 
     /// Returns the object without the members whose keys are in `keys` — for a handful of
-    /// keys, cheaper than building a `Set`.
+    /// keys, cheaper than building a `Set`. Keys are matched as lookups match them, as by the
+    /// method that takes a `Set`.
     public func removing(_ keys: [String]) -> JSONObject {
-        kept { !keys.contains($0) }
+        // Lengths first: a key of another length is not compared (most payload keys differ
+        // from an envelope's in length, and a failed comparison of two strings is a call).
+        kept { key in !keys.contains { $0.hasSameUTF8(as: key) } }
     }
 
     /// Returns the object without the members whose keys `remove` accepts, in one pass over
@@ -443,14 +477,28 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         kept { !remove($0) }
     }
 
-    /// The members whose keys `keep` accepts, in order. The result is reserved at this
-    /// object's size, where `filter` grows its array from empty (two or three allocations for
-    /// a typical payload instead of one).
+    /// The members whose keys `keep` accepts, in order, allocating only when the result is
+    /// neither this object nor empty: an object `keep` leaves whole is returned as it is (its
+    /// storage shared), one it empties is the empty object, and any other result is reserved
+    /// at the size it can reach, where `filter` grows its array from empty (two or three
+    /// allocations for a typical payload instead of one). A notification whose `userInfo`
+    /// holds nothing but a vendor's envelope keys (many do) has an empty payload.
     @inline(__always)
     private func kept(_ keep: (String) -> Bool) -> JSONObject {
+        let count = storage.count
+        var firstLeftOut = 0
+        while firstLeftOut < count, keep(storage[firstLeftOut].key) { firstLeftOut &+= 1 }
+        if firstLeftOut == count { return self }
+        var nextKept = firstLeftOut &+ 1
+        while nextKept < count, !keep(storage[nextKept].key) { nextKept &+= 1 }
+        if firstLeftOut == 0, nextKept == count { return JSONObject() }
         var members: [Member] = []
-        members.reserveCapacity(storage.count)
-        for i in storage.indices where keep(storage[i].key) { members.append(storage[i]) }
+        members.reserveCapacity(count &- 1)
+        for i in 0..<firstLeftOut { members.append(storage[i]) }
+        if nextKept < count {
+            members.append(storage[nextKept])
+            for i in (nextKept &+ 1)..<count where keep(storage[i].key) { members.append(storage[i]) }
+        }
         return JSONObject(uniqueMembers: members)
     }
 
@@ -514,7 +562,7 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
 /// the length test that answers most probes).
 package struct SmallStringSet: Sendable {
     @usableFromInline let members: [String]
-    @usableFromInline let hashed: Set<String>?
+    @usableFromInline let hashed: Set<JSONObject.IndexKey>?
     /// Bit `n` is set when a member is `n` UTF-8 bytes long (bit 63: 63 or more), so that
     /// most strings that are not members are told apart by their length alone.
     @usableFromInline let lengths: UInt64
@@ -524,11 +572,11 @@ package struct SmallStringSet: Sendable {
         var unique: [String] = []
         // Duplicates as `contains` sees them: the same UTF-8 length and equal as strings (so
         // that `K` is kept beside KELVIN SIGN, which is canonically equal but longer).
-        for string in strings where !unique.contains(where: { $0.utf8.count == string.utf8.count && $0 == string }) {
+        for string in strings where !unique.contains(where: { $0.hasSameUTF8(as: string) }) {
             unique.append(string)
         }
         members = unique
-        hashed = unique.count > 16 ? Set(unique) : nil
+        hashed = unique.count > 16 ? Set(unique.map(JSONObject.IndexKey.init)) : nil
         lengths = unique.reduce(0) { $0 | Self.lengthBit($1.utf8.count) }
     }
 
@@ -545,7 +593,7 @@ package struct SmallStringSet: Sendable {
     package func contains(_ string: String) -> Bool {
         let length = string.utf8.count
         guard lengths & Self.lengthBit(length) != 0 else { return false }
-        if let hashed { return hashed.contains(string) }
+        if let hashed { return hashed.contains(JSONObject.IndexKey(string)) }
         if let tag = JSONObject.smallASCIITag {
             // As in `JSONObject.position(of:)`: a string of at most 15 ASCII bytes equals a
             // member held the same way exactly when their 16 bytes do, read in place.
@@ -561,17 +609,70 @@ package struct SmallStringSet: Sendable {
                         count: members.count,
                         stride: stride
                     ) {
-                        members[$0].utf8.count == length && members[$0] == string
+                        members[$0].hasSameUTF8(as: string)
                     } != nil
                 }
             }
         }
-        for member in members where member.utf8.count == length && member == string { return true }
+        for member in members where member.hasSameUTF8(as: string) { return true }
         return false
     }
 }
 
 extension String {
+    /// Whether the two strings are the same UTF-8 bytes: how the keys of a ``JSONObject``
+    /// and the members of a ``SmallStringSet`` are told apart. `==` is Unicode canonical
+    /// equivalence, which also takes KELVIN SIGN (U+212A) for `K`, `é` for `e` with a
+    /// combining accent and reordered combining marks for each other; iOS's dictionaries
+    /// compare keys literally, and keep all of those apart.
+    @inlinable @inline(__always)
+    package func hasSameUTF8(as other: String) -> Bool {
+        guard utf8.count == other.utf8.count else { return false }
+        if let tag = JSONObject.smallASCIITag {
+            // The same two words are the same bytes (the same small string, or the same
+            // storage); two small ASCII strings (nearly every key) are the same bytes only then.
+            let a = unsafeBitCast(self, to: (UInt64, UInt64).self)
+            let b = unsafeBitCast(other, to: (UInt64, UInt64).self)
+            if a == b { return true }
+            if a.1 & JSONObject.tagMask == tag, b.1 & JSONObject.tagMask == tag { return false }
+        }
+        // Unequal strings cannot be the same bytes (the standard library's fast paths answer
+        // most); equal ones are compared byte by byte, since equivalence also matches other
+        // code points of the same length (combining marks in another order).
+        guard self == other else { return false }
+        return Self.sameBytes(self, other)
+    }
+
+    /// Whether `a` and `b` have the same UTF-8 bytes, compared one by one.
+    @usableFromInline
+    static func sameBytes(_ a: String, _ b: String) -> Bool {
+        // Read in place (a native string's storage, a small one's copy on the stack): no
+        // copy of either string, and so no retain and release.
+        let answer = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in
+                guard x.count == y.count else { return false }
+                guard let p = x.baseAddress, let q = y.baseAddress else { return true }
+                // Eight bytes at a time, then the last eight (overlapping what was compared).
+                let count = x.count
+                guard count >= 8 else {
+                    for i in 0..<count where p[i] != q[i] { return false }
+                    return true
+                }
+                var i = 0
+                while i &+ 8 <= count {
+                    let u = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+                    let v = UnsafeRawPointer(q + i).loadUnaligned(as: UInt64.self)
+                    if u != v { return false }
+                    i &+= 8
+                }
+                return UnsafeRawPointer(p + (count &- 8)).loadUnaligned(as: UInt64.self)
+                    == UnsafeRawPointer(q + (count &- 8)).loadUnaligned(as: UInt64.self)
+            }
+        }
+        if let answer, let answer { return answer }
+        return Array(a.utf8) == Array(b.utf8)
+    }
+
     /// Whether the UTF-8 bytes of the string begin with those of `prefix` — bytes, not
     /// Unicode canonical equivalence (`"é"` written as `e` and a combining accent does not
     /// start with `"é"` written as one scalar). The same answer as

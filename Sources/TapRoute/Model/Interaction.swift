@@ -262,8 +262,9 @@ public struct ScreenParameters: Sendable, Hashable, Sequence, ExpressibleByDicti
     private static let indexThreshold = 16
 
     private var storage: [Element]
-    /// The position of each name in `storage`; `nil` while there are few.
-    private var index: [String: Int]?
+    /// The position of each name in `storage`; `nil` while there are few. Names are told
+    /// apart by their UTF-8 bytes, as object keys are (``JSONObject``).
+    private var index: [JSONObject.IndexKey: Int]?
 
     /// Creates parameters from a dictionary literal, in the literal's order.
     public init(dictionaryLiteral elements: (String, String)...) {
@@ -304,14 +305,14 @@ public struct ScreenParameters: Sendable, Hashable, Sequence, ExpressibleByDicti
     public var names: [String] { storage.map(\.name) }
 
     private func position(of name: String) -> Int? {
-        if let index { return index[name] }
-        return storage.firstIndex { $0.name == name }
+        if let index { return index[JSONObject.IndexKey(name)] }
+        return storage.firstIndex { $0.name.hasSameUTF8(as: name) }
     }
 
-    private static func makeIndex(_ storage: [Element]) -> [String: Int] {
-        var index: [String: Int] = [:]
+    private static func makeIndex(_ storage: [Element]) -> [JSONObject.IndexKey: Int] {
+        var index: [JSONObject.IndexKey: Int] = [:]
         index.reserveCapacity(storage.count)
-        for (i, element) in storage.enumerated() { index[element.name] = i }
+        for (i, element) in storage.enumerated() { index[JSONObject.IndexKey(element.name)] = i }
         return index
     }
 
@@ -332,7 +333,7 @@ public struct ScreenParameters: Sendable, Hashable, Sequence, ExpressibleByDicti
                 if storage.capacity == 0 { storage.reserveCapacity(4) }
                 storage.append((name, newValue))
                 if index != nil {
-                    index?[name] = storage.count - 1
+                    index?[JSONObject.IndexKey(name)] = storage.count - 1
                 } else if storage.count > Self.indexThreshold {
                     index = Self.makeIndex(storage)
                 }
