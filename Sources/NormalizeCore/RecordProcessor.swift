@@ -42,11 +42,11 @@ package struct RecordProcessor: Sendable {
         into out: inout JSONOutputBuffer
     ) -> Bool {
         do throws(NormalizationError) {
-            let json = try reader.read(record, line: line)
             if let encoder {
+                let json = try reader.read(record, line: line)
                 return !encoder.output(for: json, registry: registry, line: line, index: nil, name: name, pretty: pretty, into: &out)
             }
-            render(try normalize(json), into: &out)
+            render(try normalize(reader.readEvent(record, line: line)), into: &out)
             return false
         } catch {
             renderError(error, line: line, name: name, into: &out)
@@ -56,7 +56,13 @@ package struct RecordProcessor: Sendable {
 
     package func normalize(_ json: consuming JSONValue) throws(NormalizationError) -> Interaction {
         // Taken, not borrowed: the event takes the tree over without a retain of its own.
-        var event = try InputEvent(json: json)
+        try normalize(InputEvent(json: json))
+    }
+
+    /// The Interaction for `event`, read by the adapter ``vendor`` names when the event names
+    /// none.
+    package func normalize(_ event: consuming InputEvent) throws(NormalizationError) -> Interaction {
+        var event = event
         if event.vendor == nil, let vendor { event.vendor = vendor }
         return try registry.normalize(event)
     }

@@ -131,29 +131,42 @@ extension InputEvent {
             self.init(.notification(userInfo: o, action: nil, origin: .remote))
             return
         }
-        guard case .string(let kindName) = kindValue else {
-            throw .invalidEnvelope("kind must be a string, got \(kindValue.typeDescription)", path: "$.kind")
-        }
-        func string(_ key: String) throws(NormalizationError) -> String {
-            guard let value = o[key] else { throw .invalidEnvelope("\(key) is required for kind '\(kindName)'", path: "$." + key) }
-            guard case .string(let s) = value else {
-                throw .invalidEnvelope("\(key) must be a string, got \(value.typeDescription)", path: "$." + key)
-            }
-            return s
-        }
         // Which optional members are there, from one pass over the keys: most envelopes carry
         // only `kind` and the payload, and an absent member is then not looked up.
         var present = OptionalMembers()
         o.forEachKey { present.note($0) }
-        func optionalString(_ key: String, _ member: OptionalMembers) throws(NormalizationError) -> String? {
-            guard present.contains(member), let value = o[key], !value.isNull else { return nil }
+        try self.init(kind: kindValue, members: ObjectEnvelope(object: o, present: present))
+    }
+
+    /// Reads an envelope whose `kind` member is `kindValue` from its other `members`: an
+    /// object's (``init(envelope:)``) or those a record's reader kept as it parsed them
+    /// (``EnvelopeFields``), with the same outcome and the same errors.
+    init(kind kindValue: JSONValue, members: borrowing some EnvelopeMembers) throws(NormalizationError) {
+        guard case .string(let kindName) = kindValue else {
+            throw .invalidEnvelope("kind must be a string, got \(kindValue.typeDescription)", path: "$.kind")
+        }
+        func string(_ member: EnvelopeMember) throws(NormalizationError) -> String {
+            let key = member.key
+            guard let value = members[member] else {
+                throw .invalidEnvelope("\(key) is required for kind '\(kindName)'", path: "$." + key)
+            }
             guard case .string(let s) = value else {
                 throw .invalidEnvelope("\(key) must be a string, got \(value.typeDescription)", path: "$." + key)
             }
             return s
         }
-        func object(_ key: String) throws(NormalizationError) -> JSONObject {
-            guard let value = o[key] else { throw .invalidEnvelope("\(key) is required for kind '\(kindName)'", path: "$." + key) }
+        func optionalString(_ member: EnvelopeMember) throws(NormalizationError) -> String? {
+            guard let value = members[member], !value.isNull else { return nil }
+            guard case .string(let s) = value else {
+                throw .invalidEnvelope("\(member.key) must be a string, got \(value.typeDescription)", path: "$." + member.key)
+            }
+            return s
+        }
+        func object(_ member: EnvelopeMember) throws(NormalizationError) -> JSONObject {
+            let key = member.key
+            guard let value = members[member] else {
+                throw .invalidEnvelope("\(key) is required for kind '\(kindName)'", path: "$." + key)
+            }
             guard case .object(let object) = value else {
                 throw .invalidEnvelope("\(key) must be an object, got \(value.typeDescription)", path: "$." + key)
             }
@@ -165,24 +178,24 @@ extension InputEvent {
             // No `origin` is a remote notification, without reading the name "remote" (a raw
             // value's initializer searches its cases' names, for each record).
             var origin = NotificationOrigin.remote
-            if let originName = try optionalString("origin", .origin) {
+            if let originName = try optionalString(.origin) {
                 guard let named = NotificationOrigin(rawValue: originName) else {
                     throw .invalidEnvelope("origin must be 'remote' or 'local', got '\(originName)'", path: "$.origin")
                 }
                 origin = named
             }
-            kind = .notification(userInfo: try object("userInfo"), action: try optionalString("action", .action), origin: origin)
+            kind = .notification(userInfo: try object(.userInfo), action: try optionalString(.action), origin: origin)
         case "url":
-            kind = .url(try string("url"), messageId: try optionalString("messageId", .messageId))
+            kind = .url(try string(.url), messageId: try optionalString(.messageId))
         case "userActivity":
             kind = .userActivity(
-                activityType: try optionalString("activityType", .activityType) ?? InputEvent.browsingWebActivityType,
-                webpageURL: try string("webpageURL")
+                activityType: try optionalString(.activityType) ?? InputEvent.browsingWebActivityType,
+                webpageURL: try string(.webpageURL)
             )
         case "inAppMessage":
-            kind = .inAppMessage(message: try object("message"), action: try optionalString("action", .action))
+            kind = .inAppMessage(message: try object(.message), action: try optionalString(.action))
         case "vendorEvent":
-            kind = .vendorEvent(try object("event"))
+            kind = .vendorEvent(try object(.event))
         default:
             throw .invalidEnvelope(
                 "unknown kind '\(kindName)'; expected notification, url, userActivity, inAppMessage or vendorEvent",
@@ -190,14 +203,14 @@ extension InputEvent {
             )
         }
         var phase: Phase?
-        if let name = try optionalString("phase", .phase) {
+        if let name = try optionalString(.phase) {
             guard let p = Phase(rawValue: name) else {
                 throw .invalidEnvelope("phase must be 'cold' or 'warm', got '\(name)'", path: "$.phase")
             }
             phase = p
         }
         var automatic: Bool?
-        if present.contains(.automaticallyOpenDeeplinks), let value = o["automaticallyOpenDeeplinks"], !value.isNull {
+        if let value = members[.automaticallyOpenDeeplinks], !value.isNull {
             guard case .bool(let b) = value else {
                 throw .invalidEnvelope(
                     "automaticallyOpenDeeplinks must be a boolean, got \(value.typeDescription)",
@@ -206,7 +219,7 @@ extension InputEvent {
             }
             automatic = b
         }
-        self.init(kind, vendor: try optionalString("vendor", .vendor), phase: phase, automaticallyOpenDeeplinks: automatic)
+        self.init(kind, vendor: try optionalString(.vendor), phase: phase, automaticallyOpenDeeplinks: automatic)
     }
 
     /// The envelope JSON form of this event.
@@ -241,10 +254,143 @@ extension InputEvent {
     }
 }
 
+/// A member of an envelope other than `kind` that ``InputEvent`` reads.
+enum EnvelopeMember: CaseIterable {
+    case userInfo, action, origin, url, messageId, activityType, webpageURL, message, event, phase, vendor
+    case automaticallyOpenDeeplinks
+
+    /// The member's key.
+    var key: String {
+        switch self {
+        case .userInfo: "userInfo"
+        case .action: "action"
+        case .origin: "origin"
+        case .url: "url"
+        case .messageId: "messageId"
+        case .activityType: "activityType"
+        case .webpageURL: "webpageURL"
+        case .message: "message"
+        case .event: "event"
+        case .phase: "phase"
+        case .vendor: "vendor"
+        case .automaticallyOpenDeeplinks: "automaticallyOpenDeeplinks"
+        }
+    }
+
+    /// The member whose key is `key` — its exact bytes — if any. Lengths first: most keys of
+    /// a record's root are `kind` or one of these, and others are told apart by length.
+    init?(key: String) {
+        let member: EnvelopeMember
+        switch key.utf8.count {
+        case 3: member = .url
+        case 5:
+            switch key.utf8.first {
+            case UInt8(ascii: "p"): member = .phase
+            case UInt8(ascii: "e"): member = .event
+            default: return nil
+            }
+        case 6:
+            switch key.utf8.first {
+            case UInt8(ascii: "a"): member = .action
+            case UInt8(ascii: "o"): member = .origin
+            case UInt8(ascii: "v"): member = .vendor
+            default: return nil
+            }
+        case 7: member = .message
+        case 8: member = .userInfo
+        case 9: member = .messageId
+        case 10: member = .webpageURL
+        case 12: member = .activityType
+        case 26: member = .automaticallyOpenDeeplinks
+        default: return nil
+        }
+        guard key == member.key else { return nil }
+        self = member
+    }
+}
+
+/// Where ``InputEvent/init(kind:members:)`` finds an envelope's members.
+protocol EnvelopeMembers {
+    /// The value of `member`, if the envelope has it.
+    subscript(member: EnvelopeMember) -> JSONValue? { get }
+}
+
+/// An envelope's members in its object: looked up by key, those of ``OptionalMembers`` only
+/// when the object has them.
+struct ObjectEnvelope: EnvelopeMembers {
+    /// The envelope.
+    let object: JSONObject
+    /// Which optional members it has.
+    let present: OptionalMembers
+
+    subscript(member: EnvelopeMember) -> JSONValue? {
+        if let flag = OptionalMembers(member), !present.contains(flag) { return nil }
+        return object[member.key]
+    }
+}
+
+/// An envelope's members as a record's reader found them (``JSONParser``'s envelope reading,
+/// for a record whose first key is `kind`): the last value of each, as an object keeps it,
+/// without the object — the root of nearly every record, read only for these members.
+struct EnvelopeFields: EnvelopeMembers {
+    /// The value of `kind`.
+    var kind: JSONValue = .null
+    var userInfo: JSONValue?
+    var action: JSONValue?
+    var origin: JSONValue?
+    var url: JSONValue?
+    var messageId: JSONValue?
+    var activityType: JSONValue?
+    var webpageURL: JSONValue?
+    var message: JSONValue?
+    var event: JSONValue?
+    var phase: JSONValue?
+    var vendor: JSONValue?
+    var automaticallyOpenDeeplinks: JSONValue?
+
+    subscript(member: EnvelopeMember) -> JSONValue? {
+        get {
+            switch member {
+            case .userInfo: userInfo
+            case .action: action
+            case .origin: origin
+            case .url: url
+            case .messageId: messageId
+            case .activityType: activityType
+            case .webpageURL: webpageURL
+            case .message: message
+            case .event: event
+            case .phase: phase
+            case .vendor: vendor
+            case .automaticallyOpenDeeplinks: automaticallyOpenDeeplinks
+            }
+        }
+        set {
+            switch member {
+            case .userInfo: userInfo = newValue
+            case .action: action = newValue
+            case .origin: origin = newValue
+            case .url: url = newValue
+            case .messageId: messageId = newValue
+            case .activityType: activityType = newValue
+            case .webpageURL: webpageURL = newValue
+            case .message: message = newValue
+            case .event: event = newValue
+            case .phase: phase = newValue
+            case .vendor: vendor = newValue
+            case .automaticallyOpenDeeplinks: automaticallyOpenDeeplinks = newValue
+            }
+        }
+    }
+}
+
 /// The optional members of an envelope that ``InputEvent/init(envelope:)`` reads, as found
 /// among its keys.
-private struct OptionalMembers: OptionSet {
+struct OptionalMembers: OptionSet {
     let rawValue: UInt8
+
+    /// The members whose bits `rawValue` sets.
+    init(rawValue: UInt8) { self.rawValue = rawValue }
     static let origin = OptionalMembers(rawValue: 1)
     static let action = OptionalMembers(rawValue: 2)
     static let messageId = OptionalMembers(rawValue: 4)
@@ -252,6 +398,20 @@ private struct OptionalMembers: OptionSet {
     static let phase = OptionalMembers(rawValue: 16)
     static let vendor = OptionalMembers(rawValue: 32)
     static let automaticallyOpenDeeplinks = OptionalMembers(rawValue: 64)
+
+    /// The flag of `member`, when it is an optional one.
+    init?(_ member: EnvelopeMember) {
+        switch member {
+        case .origin: self = .origin
+        case .action: self = .action
+        case .messageId: self = .messageId
+        case .activityType: self = .activityType
+        case .phase: self = .phase
+        case .vendor: self = .vendor
+        case .automaticallyOpenDeeplinks: self = .automaticallyOpenDeeplinks
+        case .userInfo, .url, .webpageURL, .message, .event: return nil
+        }
+    }
 
     /// Adds the member `key` names, if it is one (lengths first: most keys are not).
     mutating func note(_ key: String) {

@@ -42,20 +42,51 @@ public struct RecordReader: Sendable {
         if record.count > limits.maxRecordBytes {
             throw .limitExceeded(oversized(size: record.count))
         }
-        var parser = JSONParser(maximumDepth: limits.maxDepth)
-        parser.readsStringsInOrder = readsStringsInOrder
-        parser.alertTextReadForKind = alertTextReadForKind
+        let parser = self.parser
         let parsed = Result { () throws(JSONParseError) -> JSONValue in try parser.parse(record) }
         switch parsed {
         case .success(let value):
             return value
         case .failure(let error):
-            let located = error.shifted(toLine: line, column: column)
-            if case .tooDeep(let limit) = located.problem {
-                throw .limitExceeded(.depth(limit: limit, line: located.line, column: located.column))
-            }
-            throw NormalizationError(.invalidJSON, located.description + Self.hint(for: record), cause: .invalidJSON(located))
+            throw Self.refusal(error, record: record, line: line, column: column)
         }
+    }
+
+    /// Reads one record as the input event it holds: the same event, or the same error, as
+    /// `InputEvent(json:)` of ``read(_:line:column:)``'s value, without building the root
+    /// object of an envelope whose first key is `kind` (``JSONParser``'s envelope reading).
+    /// - Throws: ``NormalizationError`` (`limitExceeded`, `invalidJSON`, `notAnObject` or
+    ///   `invalidEnvelope`).
+    package func readEvent(_ record: UnsafeBufferPointer<UInt8>, line: Int = 1, column: Int = 1) throws(NormalizationError) -> InputEvent {
+        if record.count > limits.maxRecordBytes {
+            throw .limitExceeded(oversized(size: record.count))
+        }
+        var fields = EnvelopeFields()
+        let value: JSONValue?
+        do throws(JSONParseError) {
+            value = try parser.parseEnvelope(record, into: &fields)
+        } catch {
+            throw Self.refusal(error, record: record, line: line, column: column)
+        }
+        if let value { return try InputEvent(json: value) }
+        return try InputEvent(kind: fields.kind, members: fields)
+    }
+
+    /// The parser this reader reads with.
+    private var parser: JSONParser {
+        var parser = JSONParser(maximumDepth: limits.maxDepth)
+        parser.readsStringsInOrder = readsStringsInOrder
+        parser.alertTextReadForKind = alertTextReadForKind
+        return parser
+    }
+
+    /// The error for a record the parser refused with `error`, located in the input.
+    private static func refusal(_ error: JSONParseError, record: UnsafeBufferPointer<UInt8>, line: Int, column: Int) -> NormalizationError {
+        let located = error.shifted(toLine: line, column: column)
+        if case .tooDeep(let limit) = located.problem {
+            return .limitExceeded(.depth(limit: limit, line: located.line, column: located.column))
+        }
+        return NormalizationError(.invalidJSON, located.description + Self.hint(for: record), cause: .invalidJSON(located))
     }
 
     /// What a record of `size` bytes, over `limits.maxRecordBytes`, exceeds: for a record the

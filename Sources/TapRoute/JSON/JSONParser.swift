@@ -346,6 +346,25 @@ public struct JSONParser: Sendable {
         return try reader.ending(.object(root))
     }
 
+    /// Parses a record for ``InputEvent``: when its root is an object whose first key is
+    /// `kind`, written plainly (nearly every envelope), each member an envelope has is kept in
+    /// `fields` as it is read — its last value, as an object keeps it — and the root object is
+    /// not built, nor any other member's value kept: returns `nil`. Any other record is parsed
+    /// as ``parse(_:)`` parses it, and its value returned. Every member is read and checked
+    /// either way, so a record gives the same ``JSONParseError`` as from ``parse(_:)``. (The
+    /// members are written in place: the fields, a dozen values, cost more to copy out than
+    /// the object they save.)
+    func parseEnvelope(_ buffer: UnsafeBufferPointer<UInt8>, into fields: inout EnvelopeFields) throws(JSONParseError) -> JSONValue? {
+        guard !readsStringsInOrder, rootStringsReadForKind == nil else { return try parse(buffer) }
+        var reader = Reader(bytes: buffer, maximumDepth: maximumDepth, readsStringsInOrder: false, knownValidUTF8: false)
+        reader.skipWhitespace()
+        guard reader.nextIsObject, reader.firstKeyIsKind else { return try parse(buffer) }
+        try reader.readEnvelope(into: &fields, alertTextReadForKind: alertTextReadForKind)
+        reader.skipWhitespace()
+        if reader.position < buffer.count { throw reader.error(.trailingData) }
+        return nil
+    }
+
     /// Whether `userInfo` is an object whose `aps.alert` is a string or an object: what
     /// ``RecordRootValues`` reads for its kind under a root's `userInfo`.
     private static func holdsAlert(_ userInfo: JSONValue?) -> Bool {
@@ -648,6 +667,58 @@ private struct Reader {
                 position &+= 1
                 return elements
             default: throw error(.unexpected(found: bytes[position], expected: .commaOrBracketInArray))
+            }
+        }
+    }
+
+    /// Whether the object opening at `position` has `"kind"`, written so, as its first key.
+    var firstKeyIsKind: Bool {
+        var p = position &+ 1
+        while p < bytes.count, bytes[p] == 0x20 || bytes[p] == 0x0A || bytes[p] == 0x0D || bytes[p] == 0x09 { p &+= 1 }
+        guard p &+ 6 <= bytes.count else { return false }
+        return bytes[p] == UInt8(ascii: "\"") && bytes[p &+ 1] == UInt8(ascii: "k") && bytes[p &+ 2] == UInt8(ascii: "i")
+            && bytes[p &+ 3] == UInt8(ascii: "n") && bytes[p &+ 4] == UInt8(ascii: "d") && bytes[p &+ 5] == UInt8(ascii: "\"")
+    }
+
+    /// Reads the record's root object at `position` (its opening brace, at depth 1) as
+    /// ``readObject(depth:values:)`` reads it through ``RecordRootValues`` — the same checks
+    /// in the same order, so the same errors — keeping only the envelope's members in
+    /// `fields`: a repeated one's last value, a `userInfo` object's alert text
+    /// read for its kind with `alertTextReadForKind`, every other member read and dropped.
+    mutating func readEnvelope(into fields: inout EnvelopeFields, alertTextReadForKind: Bool) throws(JSONParseError) {
+        let depth = 1
+        if depth > maximumDepth { throw error(.tooDeep(limit: maximumDepth)) }
+        position &+= 1  // {
+        while true {
+            skipWhitespace()
+            guard position < bytes.count else { throw error(.unexpectedEnd(.object)) }
+            guard bytes[position] == UInt8(ascii: "\"") else { throw error(.unexpected(found: bytes[position], expected: .key)) }
+            let key = try readAnyString()
+            skipWhitespace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
+                throw error(.unexpected(found: position < bytes.count ? bytes[position] : nil, expected: .colon))
+            }
+            position &+= 1
+            skipWhitespace()
+            if key.utf8.count == 4, key == "kind" {
+                fields.kind = try readValue(depth: depth)
+            } else if let member = EnvelopeMember(key: key) {
+                if member == .userInfo, alertTextReadForKind, nextIsObject {
+                    fields.userInfo = .object(try readObject(depth: depth + 1, values: UserInfoValues()))
+                } else {
+                    fields[member] = try readValue(depth: depth)
+                }
+            } else {
+                _ = try readValue(depth: depth)
+            }
+            skipWhitespace()
+            guard position < bytes.count else { throw error(.unexpectedEnd(.object)) }
+            switch bytes[position] {
+            case UInt8(ascii: ","): position &+= 1
+            case UInt8(ascii: "}"):
+                position &+= 1
+                return
+            default: throw error(.unexpected(found: bytes[position], expected: .commaOrBraceInObject))
             }
         }
     }

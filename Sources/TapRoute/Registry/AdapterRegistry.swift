@@ -397,9 +397,7 @@ public struct AdapterRegistry: Sendable {
     /// - Throws: ``NormalizationError`` (`limitExceeded`, `invalidJSON`, or as
     ///   ``normalize(json:)``).
     public func normalize(record: UnsafeBufferPointer<UInt8>) throws(NormalizationError) -> Interaction {
-        // The parsed tree goes straight into the event (``normalize(json:)`` borrows it, and
-        // the event would retain it again).
-        try normalize(InputEvent(json: normalizingReader.read(record)))
+        try normalize(normalizingReader.readEvent(record))
     }
 
     /// Normalizes one record as ``normalize(record:)`` does — the alert's text checked but
@@ -417,7 +415,7 @@ public struct AdapterRegistry: Sendable {
         line: Int = 1,
         vendor: String? = nil
     ) throws(NormalizationError) -> Interaction {
-        var event = try InputEvent(json: normalizingReader(limits: limits).read(record, line: line))
+        var event = try normalizingReader(limits: limits).readEvent(record, line: line)
         if event.vendor == nil, let vendor { event.vendor = vendor }
         return try normalize(event)
     }
