@@ -726,6 +726,14 @@ private struct Reader {
     mutating func readObject<Values: MemberValues>(depth: Int, values: Values) throws(JSONParseError) -> JSONObject {
         if depth > maximumDepth { throw error(.tooDeep(limit: maximumDepth)) }
         position &+= 1  // {
+        skipWhitespace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+            position &+= 1
+            return JSONObject()
+        }
+        // Room for eight members, once the object is known not to be empty. (Made by
+        // `reserveCapacity`: `init(unsafeUninitializedCapacity:)` is not specialized here, and
+        // looks the array's type up in the runtime on every call.)
         var members: [JSONObject.Member] = []
         members.reserveCapacity(8)
         // Duplicate keys: a 64-bit Bloom filter of the keys while the object is small (a
@@ -734,11 +742,6 @@ private struct Reader {
         // first one's position.
         var seenKeys: UInt64 = 0
         var keyIndex: [JSONObject.IndexKey: Int]? = nil
-        skipWhitespace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
-            position &+= 1
-            return JSONObject()
-        }
         while true {
             skipWhitespace()
             guard position < bytes.count else { throw error(.unexpectedEnd(.object)) }
