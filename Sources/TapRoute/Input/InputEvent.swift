@@ -131,9 +131,9 @@ extension InputEvent {
             self.init(.notification(userInfo: o, action: nil, origin: .remote))
             return
         }
-        // Which optional members are there, from one pass over the keys: most envelopes carry
-        // only `kind` and the payload, and an absent member is then not looked up.
-        var present = OptionalMembers()
+        // Which members are there, from one pass over the keys: most envelopes carry only
+        // `kind` and the payload, and an absent member is then not looked up.
+        var present = PresentMembers()
         o.forEachKey { present.note($0) }
         try self.init(kind: kindValue, members: ObjectEnvelope(object: o, present: present))
     }
@@ -255,7 +255,7 @@ extension InputEvent {
 }
 
 /// A member of an envelope other than `kind` that ``InputEvent`` reads.
-enum EnvelopeMember: CaseIterable {
+enum EnvelopeMember: UInt16 {
     case userInfo, action, origin, url, messageId, activityType, webpageURL, message, event, phase, vendor
     case automaticallyOpenDeeplinks
 
@@ -315,17 +315,15 @@ protocol EnvelopeMembers {
     subscript(member: EnvelopeMember) -> JSONValue? { get }
 }
 
-/// An envelope's members in its object: looked up by key, those of ``OptionalMembers`` only
-/// when the object has them.
+/// An envelope's members in its object, looked up by key when the object has them.
 struct ObjectEnvelope: EnvelopeMembers {
     /// The envelope.
     let object: JSONObject
-    /// Which optional members it has.
-    let present: OptionalMembers
+    /// Which members it has.
+    let present: PresentMembers
 
     subscript(member: EnvelopeMember) -> JSONValue? {
-        if let flag = OptionalMembers(member), !present.contains(flag) { return nil }
-        return object[member.key]
+        present.contains(member) ? object[member.key] : nil
     }
 }
 
@@ -384,51 +382,17 @@ struct EnvelopeFields: EnvelopeMembers {
     }
 }
 
-/// The optional members of an envelope that ``InputEvent/init(envelope:)`` reads, as found
-/// among its keys.
-struct OptionalMembers: OptionSet {
-    let rawValue: UInt8
+/// The envelope members an object has, found in one pass over its keys, so that a member
+/// it lacks is not looked up.
+struct PresentMembers {
+    /// Bit `member.rawValue` of each member present.
+    private var bits: UInt16 = 0
 
-    /// The members whose bits `rawValue` sets.
-    init(rawValue: UInt8) { self.rawValue = rawValue }
-    static let origin = OptionalMembers(rawValue: 1)
-    static let action = OptionalMembers(rawValue: 2)
-    static let messageId = OptionalMembers(rawValue: 4)
-    static let activityType = OptionalMembers(rawValue: 8)
-    static let phase = OptionalMembers(rawValue: 16)
-    static let vendor = OptionalMembers(rawValue: 32)
-    static let automaticallyOpenDeeplinks = OptionalMembers(rawValue: 64)
-
-    /// The flag of `member`, when it is an optional one.
-    init?(_ member: EnvelopeMember) {
-        switch member {
-        case .origin: self = .origin
-        case .action: self = .action
-        case .messageId: self = .messageId
-        case .activityType: self = .activityType
-        case .phase: self = .phase
-        case .vendor: self = .vendor
-        case .automaticallyOpenDeeplinks: self = .automaticallyOpenDeeplinks
-        case .userInfo, .url, .webpageURL, .message, .event: return nil
-        }
-    }
-
-    /// Adds the member `key` names, if it is one (lengths first: most keys are not).
+    /// Adds the member `key` names, if it is one.
     mutating func note(_ key: String) {
-        switch key.utf8.count {
-        case 5: if key == "phase" { insert(.phase) }
-        case 6:
-            if key == "origin" {
-                insert(.origin)
-            } else if key == "action" {
-                insert(.action)
-            } else if key == "vendor" {
-                insert(.vendor)
-            }
-        case 9: if key == "messageId" { insert(.messageId) }
-        case 12: if key == "activityType" { insert(.activityType) }
-        case 26: if key == "automaticallyOpenDeeplinks" { insert(.automaticallyOpenDeeplinks) }
-        default: break
-        }
+        if let member = EnvelopeMember(key: key) { bits |= 1 << member.rawValue }
     }
+
+    /// Whether `member` is present.
+    func contains(_ member: EnvelopeMember) -> Bool { bits & 1 << member.rawValue != 0 }
 }

@@ -358,7 +358,7 @@ public struct JSONParser: Sendable {
         guard !readsStringsInOrder, rootStringsReadForKind == nil else { return try parse(buffer) }
         var reader = Reader(bytes: buffer, maximumDepth: maximumDepth, readsStringsInOrder: false, knownValidUTF8: false)
         reader.skipWhitespace()
-        guard reader.nextIsObject, reader.firstKeyIsKind else { return try parse(buffer) }
+        guard reader.nextIsObject, reader.firstKeyIsKind() else { return try parse(buffer) }
         try reader.readEnvelope(into: &fields, alertTextReadForKind: alertTextReadForKind)
         reader.skipWhitespace()
         if reader.position < buffer.count { throw reader.error(.trailingData) }
@@ -671,10 +671,14 @@ private struct Reader {
         }
     }
 
-    /// Whether the object opening at `position` has `"kind"`, written so, as its first key.
-    var firstKeyIsKind: Bool {
-        var p = position &+ 1
-        while p < bytes.count, bytes[p] == 0x20 || bytes[p] == 0x0A || bytes[p] == 0x0D || bytes[p] == 0x09 { p &+= 1 }
+    /// Whether the object opening at `position` has `"kind"`, written so, as its first key
+    /// (`position` is left where it was).
+    mutating func firstKeyIsKind() -> Bool {
+        let start = position
+        defer { position = start }
+        position &+= 1
+        skipWhitespace()
+        let p = position
         guard p &+ 6 <= bytes.count else { return false }
         return bytes[p] == UInt8(ascii: "\"") && bytes[p &+ 1] == UInt8(ascii: "k") && bytes[p &+ 2] == UInt8(ascii: "i")
             && bytes[p &+ 3] == UInt8(ascii: "n") && bytes[p &+ 4] == UInt8(ascii: "d") && bytes[p &+ 5] == UInt8(ascii: "\"")

@@ -576,8 +576,8 @@ package struct SmallStringSet: Sendable {
     /// Creates the set.
     package init<S: Sequence>(_ strings: S) where S.Element == String {
         var unique: [String] = []
-        // Duplicates as `contains` sees them: the same UTF-8 length and equal as strings (so
-        // that `K` is kept beside KELVIN SIGN, which is canonically equal but longer).
+        // Duplicates as `contains` sees them: the same UTF-8 bytes (so that `K` is kept beside
+        // KELVIN SIGN, which is canonically equal but other bytes).
         for string in strings where !unique.contains(where: { $0.hasSameUTF8(as: string) }) {
             unique.append(string)
         }
