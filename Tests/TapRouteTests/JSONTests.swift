@@ -263,6 +263,46 @@ private final class NSObjectLike {}
             #expect(out == Self.reference(text), "\(text.debugDescription)")
         }
     }
+
+    /// The writer copies plain text sixteen bytes at a time, then eight: one byte to escape at
+    /// every place of texts of every length up to three vectors is escaped where it is.
+    @Test func oneByteToEscapeIsFoundAtEveryPlace() {
+        for length in 1...48 {
+            for place in 0..<length {
+                for special in ["\"", "\\", "\n", "\u{1F}", "\u{0}"] {
+                    var characters = [String](repeating: "é", count: length)
+                    for i in stride(from: 0, to: length, by: 3) { characters[i] = "a" }
+                    characters[place] = special
+                    let text = characters.joined()
+                    var out: [UInt8] = []
+                    JSONWriter.writeString(text, into: &out)
+                    #expect(out == Self.reference(text), "\(text.debugDescription)")
+                }
+            }
+        }
+    }
+
+    /// The 16-byte test flags exactly the bytes JSON must escape, each in its own lane: every
+    /// byte value in every lane, among bytes that need nothing.
+    @Test func theVectorTestFlagsExactlyTheBytesToEscape() {
+        for value in 0...255 {
+            for lane in 0..<16 {
+                var bytes = SIMD16<UInt8>(repeating: UInt8(ascii: "a"))
+                bytes[lane] = UInt8(value)
+                // Its neighbours one below and above, which a borrowing test could flag.
+                if lane > 0 { bytes[lane - 1] = UInt8(truncatingIfNeeded: value + 1) }
+                if lane < 15 { bytes[lane + 1] = UInt8(truncatingIfNeeded: value &- 1) }
+                let flags = jsonStringSpecialBytes(bytes)
+                for k in 0..<16 {
+                    let byte = bytes[k]
+                    let expected = byte < 0x20 || byte == 0x22 || byte == 0x5C
+                    let word = k < 8 ? flags.0 : flags.1
+                    let flagged = (word >> UInt64(8 * (k % 8))) & 0xFF
+                    #expect(flagged == (expected ? 0x80 : 0), "\(value) in lane \(lane): byte \(byte) in lane \(k)")
+                }
+            }
+        }
+    }
 }
 
 extension String {

@@ -362,7 +362,7 @@ extension String {
         }
     }
 
-    @Test func memoryIndexAndEncodedNULAgreeWithByteScans() {
+    @Test func memoryIndexLastIndexAndEncodedNULAgreeWithByteScans() {
         var generator = SplitMix64(seed: 10)
         let alphabet: [UInt8] = Array("%00a0%".utf8) + [0x00, 0x25, 0x30, 0x80, 0xA5, 0xFF]
         for _ in 0..<50_000 {
@@ -372,11 +372,57 @@ extension String {
             let byte = alphabet[generator.below(alphabet.count)]
             let index = bytes.withUnsafeBufferPointer { URLParts.memoryIndex(of: byte, in: $0) }
             #expect(index == bytes.firstIndex(of: byte), "\(bytes) \(byte)")
+            // The last match in any range of the buffer, among bytes that differ from the one
+            // sought in their lowest bit only (where a borrowing test flags a byte falsely).
+            let near: [UInt8] = [0x40, 0x41, 0x3A, 0x3B, 0x00, 0x01, 0x80, 0x81]
+            let mixed = bytes.map { $0 == UInt8(ascii: "q") ? $0 : near[generator.below(near.count)] }
+            let sought = near[generator.below(near.count)]
+            let from = generator.below(mixed.count + 1)
+            let to = from + generator.below(mixed.count - from + 1)
+            let last = mixed.withUnsafeBufferPointer { URLParts.lastIndex(of: sought, in: $0, from: from, to: to) }
+            #expect(last == mixed[from..<to].lastIndex(of: sought), "\(mixed) \(sought) \(from)..<\(to)")
             let text = String(decoding: bytes, as: UTF8.self)
             let utf8 = Array(text.utf8)
             let naive =
                 utf8.count >= 3 && (0..<(utf8.count - 2)).contains { utf8[$0] == 0x25 && utf8[$0 + 1] == 0x30 && utf8[$0 + 2] == 0x30 }
             #expect(URLSafety.containsEncodedNUL(text) == naive, "\(text)")
+        }
+    }
+
+    /// The last bytes of a URL (after its last whole word) are read as one word topped up with
+    /// letters: each byte the scan looks for, at every place of every tail length, is found
+    /// where a byte-by-byte reading finds it — the control character's offset, the first `#`
+    /// and the first `?` before it, a forbidden non-ASCII character, a backslash before the
+    /// query, the last `@` and `:` of the authority.
+    @Test func theLastBytesOfAURLAreReadAsTheOthers() throws {
+        for length in 8...24 {
+            for place in 0..<length {
+                // `https://` then letters up to `length` bytes, one of them changed.
+                var base = Array("https://".utf8) + [UInt8](repeating: UInt8(ascii: "q"), count: 16)
+                base = Array(base[0..<max(length, 9)])
+                guard place >= 9, place < base.count else { continue }
+                func text(_ byte: UInt8) -> String {
+                    var bytes = base
+                    bytes[place] = byte
+                    return String(decoding: bytes, as: UTF8.self)
+                }
+                #expect(throws: URLParts.ParseFailure(.controlCharacter(offset: place))) { try URLParts.parse(text(0x20)) }
+                #expect(throws: URLParts.ParseFailure(.controlCharacter(offset: place))) { try URLParts.parse(text(0x7F)) }
+                let split = String(decoding: base[(place + 1)...], as: UTF8.self)
+                let before = String(decoding: base[8..<place], as: UTF8.self)
+                let fragment = try URLParts.parse(text(UInt8(ascii: "#")))
+                #expect(fragment.fragment == split && fragment.query == nil && fragment.host == before)
+                let query = try URLParts.parse(text(UInt8(ascii: "?")))
+                #expect(query.query == split && query.fragment == nil && query.host == before)
+                #expect(throws: URLParts.ParseFailure(.backslash(offset: place))) { try URLParts.parse(text(UInt8(ascii: "\\"))) }
+                #expect(throws: URLParts.ParseFailure(.credentials(userInfo: before))) { try URLParts.parse(text(UInt8(ascii: "@"))) }
+                let port = try? URLParts.parse(text(UInt8(ascii: ":")))
+                #expect(port == nil || port?.host == before)
+                // A no-break space (forbidden: it reads as a space), two bytes in UTF-8.
+                var nbsp = base
+                nbsp.replaceSubrange(place..<(place + 1), with: [0xC2, 0xA0])
+                #expect(throws: URLParts.ParseFailure.self) { try URLParts.parse(String(decoding: nbsp, as: UTF8.self)) }
+            }
         }
     }
 

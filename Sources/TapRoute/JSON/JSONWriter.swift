@@ -164,11 +164,20 @@ public struct JSONWriter: Sendable {
                 o &+= 2
             }
             var i = 0
-            // Eight bytes at a time: a word with nothing to escape is stored whole (the output
-            // has room for six bytes per input byte, so `o + 8` never passes its end while
-            // `i + 8 <= count`); a word with something to escape is written byte by byte.
             // Positions are offsets into the two buffers: their sums use `&+`, which cannot
-            // overflow here and spares each its overflow check.
+            // overflow here and spares each its overflow check. Sixteen bytes at a time while
+            // none needs an escape, stored whole (the output has room for six bytes per input
+            // byte, so `o + 16` never passes its end while `i + 16 <= count`) ...
+            while i &+ 16 <= count {
+                let bytes = UnsafeRawPointer(base + i).loadUnaligned(as: SIMD16<UInt8>.self)
+                let special = jsonStringSpecialBytes(bytes)
+                if special.0 | special.1 != 0 { break }
+                UnsafeMutableRawPointer(target + o).storeBytes(of: bytes, as: SIMD16<UInt8>.self)
+                o &+= 16
+                i &+= 16
+            }
+            // ... then eight: a word with nothing to escape is stored whole; a word with
+            // something to escape is written byte by byte.
             while i &+ 8 <= count {
                 let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
                 if !Self.needsEscape(UInt64(littleEndian: word)) {

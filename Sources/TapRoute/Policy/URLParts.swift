@@ -194,9 +194,13 @@ public struct URLParts: Sendable, Hashable {
         while i < count {
             // Eight bytes at a time: most words hold no control byte, space, DEL, non-ASCII
             // byte, `:`, `#` or `?`, and the others are read through a mask of each (the lowest
-            // set bit marks the first).
-            if i + 8 <= count, let base = bytes.baseAddress {
-                let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+            // set bit marks the first). The last few bytes of a URL of eight or more are read
+            // as a word too, topped up with letters (``tailWord(_:from:count:fill:)``).
+            if count >= 8, let base = bytes.baseAddress {
+                let word =
+                    i + 8 <= count
+                    ? UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+                    : tailWord(base, from: i, count: count, fill: UInt8(ascii: "a"))
                 let marks = WordMarks(word)
                 if marks.any {
                     if marks.control != 0 {
@@ -443,6 +447,13 @@ public struct URLParts: Sendable, Hashable {
         var i = 0
         while i < bytes.count {
             let b = bytes[i]
+            // Lower-case letters and digits, nearly every byte of a host, pass every test
+            // below (ASCII, not upper-case, not `%`, `.` or `-`, unreserved): one range test
+            // each instead of the chain.
+            if b &- 0x61 < 26 || b &- 0x30 < 10 {
+                i += 1
+                continue
+            }
             defer { i += 1 }
             if b >= 0x80 {
                 ascii = false
@@ -560,9 +571,12 @@ public struct URLParts: Sendable, Hashable {
     /// Whether `byte` may appear in a scheme (`first`: as its first byte, a letter).
     @inline(__always)
     package static func isSchemeByte(_ byte: UInt8, first: Bool) -> Bool {
-        first
-            ? isAlpha(byte)
-            : isAlpha(byte) || isDigit(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        // The bytes after the first as a 128-bit set, one word for 0x00–0x3F (`+`, `-`, `.`,
+        // digits) and one for 0x40–0x7F (letters): a shift and a mask, not five comparisons.
+        let low: UInt64 = 1 << 0x2B | 1 << 0x2D | 1 << 0x2E | 0x3FF << 0x30
+        let high: UInt64 = 0x3FF_FFFF << (0x41 - 64) | 0x3FF_FFFF << (0x61 - 64)
+        if first { return isAlpha(byte) }
+        return byte < 128 && ((byte < 64 ? low : high) &>> UInt64(byte & 63)) & 1 != 0
     }
 
     /// Whether `string` is a scheme name in RFC 3986 syntax (without the `:`).
@@ -702,17 +716,57 @@ public struct URLParts: Sendable, Hashable {
         return memoryIndex(of: byte, in: UnsafeBufferPointer(rebasing: bytes[from..<to])).map { from + $0 }
     }
 
-    /// The index of the last `byte` in `bytes[from..<to]`, found by searching forwards from
-    /// each match (a word-at-a-time search finds only a first match exactly); linear in the
-    /// range however many matches it holds.
-    static func lastIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
-        var last: Int?
-        var start = from
-        while let i = firstIndex(of: byte, in: bytes, from: start, to: to) {
-            last = i
-            start = i + 1
+    /// The index of the last `byte` in `bytes[from..<to]`: one pass, eight bytes at a time,
+    /// linear in the range however many matches it holds.
+    @inline(__always)
+    package static func lastIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
+        guard from < to, let base = bytes.baseAddress else { return nil }
+        // The exact test flags every match and nothing else, so the highest flag of a word is
+        // its last match.
+        var last = -1
+        var i = from
+        while i &+ 8 <= to {
+            let found = exactBytesEqual(UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)), to: byte)
+            if found != 0 { last = i &+ (63 &- found.leadingZeroBitCount) &>> 3 }
+            i &+= 8
         }
-        return last
+        if i < to {
+            if to >= 8 {
+                let found = exactBytesEqual(tailWord(base, from: i, count: to, fill: ~byte), to: byte)
+                if found != 0 { last = i &+ (63 &- found.leadingZeroBitCount) &>> 3 }
+            } else {
+                while i < to {
+                    if base[i] == byte { last = i }
+                    i &+= 1
+                }
+            }
+        }
+        return last >= 0 ? last : nil
+    }
+
+    /// The high bit of each byte of `word` that is `byte`, and of no other: unlike
+    /// `bytesEqual(_:to:)`, whose borrows may flag bytes above a match, no flag depends on
+    /// another byte (each byte's low seven bits plus 0x7F cannot carry out of it), so the
+    /// highest flag is the last match.
+    @inline(__always)
+    static func exactBytesEqual(_ word: UInt64, to byte: UInt8) -> UInt64 {
+        let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
+        return ~(((x & lows) &+ lows) | x | lows)
+    }
+
+    /// The bytes `from..<count` of a buffer of `count` bytes (at least eight, and fewer than
+    /// eight left) as a little-endian word, the first in the low eight bits, topped up with
+    /// `fill`: one load of the buffer's last eight bytes, shifted past those already read, in
+    /// place of a loop over the last bytes one at a time. The word's bytes past the text are
+    /// `fill`, so a search whose masks flag no `fill` byte finds only what the text holds.
+    @inline(__always)
+    static func tailWord(_ base: UnsafePointer<UInt8>, from i: Int, count: Int, fill: UInt8) -> UInt64 {
+        // 1 to 7 bytes left: shifts of 8 to 56 bits, never the whole word.
+        let left = UInt64(truncatingIfNeeded: count &- i)
+        let last = UInt64(littleEndian: UnsafeRawPointer(base + (count &- 8)).loadUnaligned(as: UInt64.self))
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        return last &>> ((8 &- left) &* 8) | (ones &* UInt64(fill)) &<< (left &* 8)
     }
 
     /// The index of the first `byte` in `bytes`, eight bytes at a time (the lowest bit the
