@@ -105,7 +105,9 @@ public struct JSONWriter: Sendable {
                 let highText: UInt64 = count <= 8 ? 0 : (1 << UInt64(8 * (count - 8))) &- 1
                 let low = bits.0 & lowText | spaces & ~lowText
                 let high = bits.1 & highText | spaces & ~highText
-                if !needsEscape(low) && !needsEscape(high) {
+                // Both words as one vector: one lane test for the 16 bytes.
+                let special = jsonStringSpecialBytes(unsafeBitCast((low, high), to: SIMD16<UInt8>.self))
+                if special.0 | special.1 == 0 {
                     // 18 bytes of room: the quote, both words, and the closing quote written
                     // over what follows the text.
                     out.append(maximum: 18) { target in
