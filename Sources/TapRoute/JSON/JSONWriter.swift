@@ -85,6 +85,13 @@ public struct JSONWriter: Sendable {
         jsonStringSpecialBytes(word) != 0
     }
 
+    /// Whether any of the 16 bytes in `bytes` is a quote, a backslash or a control character.
+    @inline(__always)
+    private static func needsEscape(_ bytes: SIMD16<UInt8>) -> Bool {
+        let special = jsonStringSpecialBytes(bytes)
+        return special.0 | special.1 != 0
+    }
+
     /// Appends `string` as a quoted, escaped JSON string.
     package static func writeString(_ string: String, into out: inout [UInt8]) {
         out.appendWritten { writeString(string, into: &$0) }
@@ -106,8 +113,7 @@ public struct JSONWriter: Sendable {
                 let low = bits.0 & lowText | spaces & ~lowText
                 let high = bits.1 & highText | spaces & ~highText
                 // Both words as one vector: one lane test for the 16 bytes.
-                let special = jsonStringSpecialBytes(unsafeBitCast((low, high), to: SIMD16<UInt8>.self))
-                if special.0 | special.1 == 0 {
+                if !needsEscape(unsafeBitCast((low, high), to: SIMD16<UInt8>.self)) {
                     // 18 bytes of room: the quote, both words, and the closing quote written
                     // over what follows the text.
                     out.append(maximum: 18) { target in
@@ -172,8 +178,7 @@ public struct JSONWriter: Sendable {
             // byte, so `o + 16` never passes its end while `i + 16 <= count`) ...
             while i &+ 16 <= count {
                 let bytes = UnsafeRawPointer(base + i).loadUnaligned(as: SIMD16<UInt8>.self)
-                let special = jsonStringSpecialBytes(bytes)
-                if special.0 | special.1 != 0 { break }
+                if Self.needsEscape(bytes) { break }
                 UnsafeMutableRawPointer(target + o).storeBytes(of: bytes, as: SIMD16<UInt8>.self)
                 o &+= 16
                 i &+= 16
