@@ -51,10 +51,11 @@ public struct JSONWriter: Sendable {
                 return
             }
             out.append(UInt8(ascii: "["))
-            for (i, element) in elements.enumerated() {
+            // By index: iterating copies each element (a retain and a release).
+            for i in elements.indices {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 if pretty { newline(&out, indent + 2) }
-                write(element, into: &out, indent: indent + 2)
+                write(elements[i], into: &out, indent: indent + 2)
             }
             if pretty { newline(&out, indent) }
             out.append(UInt8(ascii: "]"))
@@ -64,15 +65,15 @@ public struct JSONWriter: Sendable {
                 return
             }
             out.append(UInt8(ascii: "{"))
-            var first = true
-            for (key, member) in object {
-                if !first { out.append(UInt8(ascii: ",")) }
-                first = false
+            // By index: the object's iterator copies each key and value out of its member.
+            let members = object.storage
+            for i in members.indices {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
                 if pretty { newline(&out, indent + 2) }
-                JSONWriter.writeString(key, into: &out)
+                JSONWriter.writeString(members[i].key, into: &out)
                 out.append(UInt8(ascii: ":"))
                 if pretty { out.append(0x20) }
-                write(member, into: &out, indent: indent + 2)
+                write(members[i].value, into: &out, indent: indent + 2)
             }
             if pretty { newline(&out, indent) }
             out.append(UInt8(ascii: "}"))
