@@ -838,24 +838,32 @@ struct DContext {
 
     mutating func buttons(_ spec: DButtons, reader: inout PayloadReader) -> [Interaction.Button] {
         guard let found = resolve(spec.from) else { return [] }
-        var elements: [(key: String?, value: JSONValue)] = []
         var container = found.value
         if case .string(let text) = container {
             guard let decoded = try? reader.json(in: text, heldAt: found.holderDepth) else { return [] }
             container = decoded
         }
+        // The buttons are read from the array or object by index: no list of them is built.
+        let count: Int
         switch container {
-        case .array(let a): elements = a.map { (nil, $0) }
-        case .object(let o): elements = o.map { ($0.key, $0.value) }
+        case .array(let a): count = a.count
+        case .object(let o): count = o.count
         default: return []
         }
         var out: [Interaction.Button] = []
+        out.reserveCapacity(count)
         var inner = self
         // Paths inside buttons read from each button: nothing of theirs is cached (and the
         // copy's writes would copy the cache).
         inner.slots = DContext.noSlots
         inner.baseDepth = found.holderDepth + 2
-        for (index, element) in elements.enumerated() {
+        for index in 0..<count {
+            let element: (key: String?, value: JSONValue)
+            switch container {
+            case .array(let a): element = (nil, a[index])
+            case .object(let o): element = (o.storage[index].key, o.storage[index].value)
+            default: return out
+            }
             inner.base = element.value
             inner.key = element.key
             let id: String?
@@ -909,15 +917,16 @@ struct DContext {
             object = [:]
         }
         if !spec.without.isEmpty || !spec.withoutPrefixes.isEmpty {
-            // The members keep their distinct keys: no look-up per member to rebuild the object.
-            object = JSONObject(
-                uniqueMembers: object.filter { member in
-                    !spec.without.contains(member.key)
-                        && !spec.withoutPrefixes.contains { prefix in
-                            prefix.utf8.first == member.key.utf8.first && member.key.hasUTF8Prefix(prefix)
-                        }
-                }
-            )
+            // One pass over the keys, read in place; the members kept are copied once into an
+            // array of their final size (`filter` copies each member out as a tuple, grows an
+            // array of tuples and converts it), and an object that loses nothing is returned
+            // as it is.
+            object = object.removing { key in
+                spec.without.contains(key)
+                    || spec.withoutPrefixes.contains { prefix in
+                        prefix.utf8.first == key.utf8.first && key.hasUTF8Prefix(prefix)
+                    }
+            }
         }
         return object
     }
