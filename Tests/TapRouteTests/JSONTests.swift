@@ -354,6 +354,76 @@ extension String {
     }
 }
 
+/// `KeyMarks` (detection's one pass over a notification's keys) gives the bits of exactly the
+/// keys whose UTF-8 bytes an object's keys have: keys of every small length and past it, keys
+/// and table entries held on the heap though short (compared by bytes, not by their words),
+/// non-ASCII ones, KELVIN SIGN beside `K`, a key given twice in the table, empty objects.
+@Suite struct KeyMarksTests {
+    /// A string of `text`'s bytes held in a heap buffer, however short.
+    static func heap(_ text: String) -> String {
+        var grown = String()
+        grown.reserveCapacity(64)
+        grown += text
+        return grown
+    }
+
+    /// The bits a search key by key, by bytes, gives.
+    static func expected(_ table: [(key: String, bits: UInt64)], _ keys: [String]) -> UInt64 {
+        var result: UInt64 = 0
+        for key in keys {
+            for entry in table where Array(entry.key.utf8) == Array(key.utf8) { result |= entry.bits }
+        }
+        return result
+    }
+
+    @Test func marksExactlyTheKeysAnObjectHas() {
+        let texts = [
+            "", "a", "id", "url", "data", "_mId", "_dId", "adb_uri", "adb_act", "fifteen_bytes__", "fifteen_bytes_x",
+            "sixteen_bytes___", "a key of more than thirty-two bytes", "café", "\u{212A}", "K", "k", "新",
+        ]
+        #expect(unsafeBitCast(Self.heap("id"), to: (UInt64, UInt64).self).1 >> 60 != 0xE, "the heap copy is not small")
+        var generator = SplitMix64(seed: 20_261_130)
+        for round in 0..<600 {
+            // Tables of 0 to 12 entries, some repeated, some held on the heap.
+            let table: [(key: String, bits: UInt64)] = (0..<generator.below(13)).map { i in
+                let text = texts[generator.below(texts.count)]
+                return (generator.below(4) == 0 ? Self.heap(text) : text, UInt64(1) << UInt64(i))
+            }
+            let marks = KeyMarks(table)
+            // Objects of 0 to 10 distinct keys, from the texts, their heap copies and others.
+            var keys: [String] = []
+            for _ in 0..<generator.below(11) {
+                let pick = generator.below(texts.count + 3)
+                let text = pick < texts.count ? texts[pick] : "other\(generator.below(100))"
+                let key = generator.below(3) == 0 ? Self.heap(text) : text
+                if !keys.contains(where: { Array($0.utf8) == Array(key.utf8) }) { keys.append(key) }
+            }
+            let object = JSONObject(uniqueMembers: keys.map { (key: $0, value: JSONValue.null) })
+            #expect(
+                marks.marks(in: object) == Self.expected(table, keys),
+                "round \(round): keys \(keys), table \(table.map(\.key))"
+            )
+        }
+    }
+
+    /// Every key of 0 to 15 ASCII bytes is found in a table of one key of each length, and no
+    /// key of another length or content is taken for it.
+    @Test func eachSmallLengthIsFoundAndOnlyItself() {
+        let alphabet = Array("abcdefghijklmnopq".utf8)
+        let table = (0...15).map { (key: String(decoding: alphabet[0..<$0], as: UTF8.self), bits: UInt64(1) << UInt64($0)) }
+        let marks = KeyMarks(table)
+        for length in 0...16 {
+            let same = String(decoding: alphabet[0..<length], as: UTF8.self)
+            let other = String(decoding: alphabet[1..<(length + 1)], as: UTF8.self)
+            for key in [same, Self.heap(same), other] {
+                let object = JSONObject(uniqueMembers: [(key: key, value: JSONValue.null)])
+                #expect(marks.marks(in: object) == Self.expected(table, [key]), "\(key)")
+            }
+        }
+        #expect(marks.marks(in: JSONObject()) == 0)
+    }
+}
+
 @Suite struct JSONObjectKeyTests {
     /// `removing(_:)` with a list or a set of keys gives the members whose keys are not
     /// among them, in order, for objects of every size around the hash index's threshold,

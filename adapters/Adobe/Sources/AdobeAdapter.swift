@@ -100,10 +100,9 @@ enum NotificationFlavour: Equatable {
     /// it is still Campaign's when its `userData` carries `broadlogId` or `deliveryId`. Then
     /// Journey Optimizer keys, then Campaign Standard's `_mId` / `_dId`.
     init?(userInfo: JSONObject, origin: InputEvent.NotificationOrigin) {
-        // Detection asks this of every notification: one pass over the keys, not a lookup
-        // for each of Adobe's eleven.
-        var marks = Marks()
-        userInfo.forEachKey { marks.note($0) }
+        // Detection asks this of every notification: one pass over the keys, read in place,
+        // not a lookup for each of Adobe's eleven.
+        let marks = Marks(rawValue: UInt8(truncatingIfNeeded: Marks.keys.marks(in: userInfo)))
         if marks.contains(.deeplink) {
             self = .campaignLocal
             return
@@ -136,27 +135,15 @@ enum NotificationFlavour: Equatable {
         /// `_mId` or `_dId`.
         static let campaignStandard = Marks(rawValue: 8)
 
-        /// Adds the mark of `key`, if it has one (lengths first: most keys are not Adobe's).
-        mutating func note(_ key: String) {
-            switch key.utf8.count {
-            case 4:
-                if key == "_mId" || key == "_dId" {
-                    insert(.campaignStandard)
-                } else if key == "_xdm" {
-                    insert(.journeyOptimizer)
-                }
-            case 7: if key == "adb_uri" || key == "adb_act" { insert(.journeyOptimizer) }
-            case 9: if key == "adb_media" { insert(.journeyOptimizer) }
-            case 10:
-                if key == "broadlogId" || key == "deliveryId" {
-                    insert(.campaignUserData)
-                } else if key == "adb_a_type" || key == "adb_iam_id" {
-                    insert(.journeyOptimizer)
-                }
-            case 12: if key == "adb_deeplink" { insert(.deeplink) }
-            default: break
-            }
-        }
+        /// Each Adobe key with its mark, matched by bytes as lookups match keys.
+        static let keys = KeyMarks(
+            [
+                ("adb_deeplink", deeplink.rawValue), ("broadlogId", campaignUserData.rawValue),
+                ("deliveryId", campaignUserData.rawValue), ("_mId", campaignStandard.rawValue),
+                ("_dId", campaignStandard.rawValue),
+            ].map { (key: $0.0, bits: UInt64($0.1)) }
+                + NotificationFlavour.journeyOptimizerKeys.map { (key: $0, bits: UInt64(journeyOptimizer.rawValue)) }
+        )
     }
 }
 

@@ -10,15 +10,23 @@ extension TapTalkAdapter {
         case android(body: JSONValue?)
     }
 
+    /// The keys a TapTalk push has at least one of: `data` (iOS, bit 1) and `identifier`
+    /// (Android, bit 2).
+    static let pushKeys = KeyMarks([(key: "data", bits: 1), (key: "identifier", bits: 2)])
+
     /// The format of a TapTalk push, or `nil` when `userInfo` is not TapTalk's. Cheap: the
     /// Android `body` string is not parsed here.
     static func pushFormat(of userInfo: JSONObject) -> PushFormat? {
-        if case .object(let data)? = userInfo["data"], case .object(let message)? = data["message"],
+        // Detection asks this of most notifications, nearly all of which have neither key:
+        // one pass over the keys, read in place, answers those before any lookup.
+        let marks = pushKeys.marks(in: userInfo)
+        if marks == 0 { return nil }
+        if marks & 1 != 0, case .object(let data)? = userInfo["data"], case .object(let message)? = data["message"],
             message["room"] != nil || message["localID"] != nil || message["messageID"] != nil
         {
             return .iOS(message: message)
         }
-        if case .string(androidIdentifier)? = userInfo["identifier"] {
+        if marks & 2 != 0, case .string(androidIdentifier)? = userInfo["identifier"] {
             return .android(body: userInfo["body"])
         }
         return nil
