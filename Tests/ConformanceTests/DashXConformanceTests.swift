@@ -121,6 +121,27 @@ import Testing
         #expect(codes(result) == ["dashxInvalidField", "dashxInvalidField"])
     }
 
+    /// `id`, `title` and `body` count as missing when absent or `null` (the iOS SDK decodes
+    /// them as required strings), each with its own warning; a wrong-typed one is reported as
+    /// such, not as missing; present ones, whatever else the block holds, give none.
+    @Test func requiredFieldsAreMissingWhenAbsentOrNull() throws {
+        let fields = ["id", "title", "body"]
+        for mask in 0..<8 {
+            for missing: JSONValue? in [nil, .null] {
+                var block: JSONObject = ["click_action": "C", "extra": nil]
+                for (i, key) in fields.enumerated() {
+                    block[key] = mask & (1 << i) != 0 ? "x" : missing
+                }
+                let result = try registry.normalize(push(.object(block)))
+                let expected = fields.indices.filter { mask & (1 << $0) == 0 }.map { _ in "iOSWouldDrop" }
+                #expect(codes(result) == expected, "present \(mask), missing as \(String(describing: missing))")
+                #expect(result.destination == .clickAction("C"))
+            }
+        }
+        let wrongType = try registry.normalize(push(["id": 1, "title": "T", "body": "B", "click_action": "C"]))
+        #expect(codes(wrongType) == ["dashxInvalidField"])
+    }
+
     @Test func objectBlockIsRecoveredAndUnreadableBlockOpensTheApp() throws {
         let object = try registry.normalize(
             .notification(userInfo: ["dashx": ["id": "1", "title": "T", "body": "B", "click_action": "C"]])

@@ -369,9 +369,21 @@ extension String {
 
     /// The bits a search key by key, by bytes, gives.
     static func expected(_ table: [(key: String, bits: UInt64)], _ keys: [String]) -> UInt64 {
+        expected(table, keys.map { (key: $0, value: JSONValue.null) }) { bits, _ in bits }
+    }
+
+    /// The bits a search member by member, by bytes, gives, each key's bits masked by `mask`
+    /// for its value.
+    static func expected(
+        _ table: [(key: String, bits: UInt64)],
+        _ members: [(key: String, value: JSONValue)],
+        mask: (UInt64, JSONValue) -> UInt64
+    ) -> UInt64 {
         var result: UInt64 = 0
-        for key in keys {
-            for entry in table where Array(entry.key.utf8) == Array(key.utf8) { result |= entry.bits }
+        for member in members {
+            var bits: UInt64 = 0
+            for entry in table where Array(entry.key.utf8) == Array(member.key.utf8) { bits |= entry.bits }
+            result |= mask(bits, member.value)
         }
         return result
     }
@@ -398,11 +410,24 @@ extension String {
                 let key = generator.below(3) == 0 ? Self.heap(text) : text
                 if !keys.contains(where: { Array($0.utf8) == Array(key.utf8) }) { keys.append(key) }
             }
-            let object = JSONObject(uniqueMembers: keys.map { (key: $0, value: JSONValue.null) })
+            let values: [JSONValue] = [.null, "text", 1, true, [], [:]]
+            let members = keys.map { (key: $0, value: values[generator.below(values.count)]) }
+            let object = JSONObject(uniqueMembers: members)
             #expect(
                 marks.marks(in: object) == Self.expected(table, keys),
                 "round \(round): keys \(keys), table \(table.map(\.key))"
             )
+            // Masks by kind: a key's bits kept or dropped for a null, a string, another value.
+            let masks: UInt64 = generator.next()
+            let kinds = KeyMarks.KindMasks(null: masks & 0xFFF, string: masks >> 12 & 0xFFF, other: masks >> 24 & 0xFFF)
+            let expected = Self.expected(table, members) { bits, value in
+                switch value {
+                case .null: bits & kinds.null
+                case .string: bits & kinds.string
+                default: bits & kinds.other
+                }
+            }
+            #expect(marks.marks(in: object, keeping: kinds) == expected, "round \(round): \(members)")
         }
     }
 

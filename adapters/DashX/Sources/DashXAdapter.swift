@@ -167,22 +167,17 @@ public struct DashXAdapter: PayloadAdapter {
     /// the bits ``checkRequired(_:using:)`` marks them with).
     static let requiredKeys = ["id", "title", "body"]
 
+    /// ``requiredKeys``, each marked by its bit.
+    static let requiredMarks = KeyMarks(requiredKeys.enumerated().map { (key: $1, bits: UInt64(1) << UInt64($0)) })
+
     /// Warns about missing `id`, `title` and `body`, which the iOS SDK requires (Android
     /// only `id`). A wrong-typed one was already reported by ``DashXFields/validate(into:)``.
     static func checkRequired(_ notification: DashXFields, using reader: inout PayloadReader) {
-        // One pass over the members marks the required keys present with a value (bit i for
-        // requiredKeys[i]), in place of a lookup per key.
+        // One pass over the members' keys, read in place, marks the required keys present
+        // with a value other than `null` (bit i for requiredKeys[i]), in place of a lookup
+        // per key.
         let all = (1 << requiredKeys.count) - 1
-        var present = 0
-        _ = notification.object.containsMember { key, kind in
-            guard kind != .null else { return false }
-            // Lengths first: most keys are compared with none of the three.
-            let length = key.utf8.count
-            for (i, required) in requiredKeys.enumerated() where required.utf8.count == length && required == key {
-                present |= 1 << i
-            }
-            return present == all
-        }
+        let present = Int(truncatingIfNeeded: requiredMarks.marks(in: notification.object, keeping: KeyMarks.KindMasks(null: 0)))
         guard present != all else { return }
         for (i, key) in requiredKeys.enumerated() {
             guard present & (1 << i) == 0 else { continue }

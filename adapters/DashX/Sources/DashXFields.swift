@@ -20,11 +20,11 @@ final class FieldNames: Sendable {
     let place: String
     /// What a decoding failure of these fields costs in the SDKs, for warnings.
     let decodeFailure: String
-    /// ``stringKeys``, for one pass over an object's members.
-    let stringKeySet: SmallStringSet
-    /// Keys whose mere presence ``DashXFields/validate(using:)`` must look at: the
-    /// rich-landing flag and the keys of the other convention.
-    let checkedKeySet: SmallStringSet
+    /// The keys ``anyMayNeedWarning(in:)`` looks at, for one pass over an object's keys read
+    /// in place: those whose mere presence ``DashXFields/validate(using:)`` must look at (the
+    /// rich-landing flag and the keys of the other convention) marked 1, ``stringKeys``
+    /// marked 2.
+    let warningMarks: KeyMarks
 
     init(
         screenName: String,
@@ -44,21 +44,21 @@ final class FieldNames: Sendable {
         self.otherCase = otherCase
         self.place = place
         self.decodeFailure = decodeFailure
-        stringKeySet = SmallStringSet(stringKeys)
-        checkedKeySet = SmallStringSet([richLanding] + otherCase.map(\.ignored))
+        warningMarks = KeyMarks(
+            ([richLanding] + otherCase.map(\.ignored)).map { (key: $0, bits: 1) } + stringKeys.map { (key: $0, bits: 2) }
+        )
     }
 
-    /// Whether the member `key`, whose value is of kind `kind`, may call for a warning from
-    /// ``DashXFields/validate(using:)``: a string key holding neither a string nor `null`, the
-    /// rich-landing flag, or a key of the other convention. When no member may, there is
-    /// nothing to report.
-    func mayNeedWarning(_ key: String, _ kind: JSONValue.Kind) -> Bool {
-        if checkedKeySet.contains(key) { return true }
-        switch kind {
-        case .string, .null: return false
-        default: return stringKeySet.contains(key)
-        }
+    /// Whether some member of `object` may call for a warning from
+    /// ``DashXFields/validate(using:)`` — a string key holding neither a string nor `null`, the
+    /// rich-landing flag, or a key of the other convention — in one pass over its keys read
+    /// in place. When none may, there is nothing to report.
+    func anyMayNeedWarning(in object: JSONObject) -> Bool {
+        warningMarks.marks(in: object, keeping: Self.warningKinds) != 0
     }
+
+    /// A string key counts only when its value is neither a string nor `null`.
+    static let warningKinds = KeyMarks.KindMasks(null: 1, string: 1)
 
     /// The notification's own fields.
     static let topLevel = FieldNames(
@@ -129,7 +129,7 @@ struct DashXFields: Sendable {
     func validate(using reader: inout PayloadReader) {
         // Most objects hold only well-typed fields: one pass over the members, before a
         // lookup per key, finds whether anything needs a word.
-        guard object.containsMember(where: { names.mayNeedWarning($0, $1) }) else { return }
+        guard names.anyMayNeedWarning(in: object) else { return }
         for key in names.stringKeys {
             guard let value = object[key], !value.isNull, value.stringValue == nil else { continue }
             reader.warn(
