@@ -409,14 +409,6 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         storage.contains { predicate($0.key) }
     }
 
-    /// Whether some member satisfies `predicate`, given its key and the kind of its value:
-    /// the values are not copied (a copy of a string value retains and releases it).
-    package func containsMember(where predicate: (String, JSONValue.Kind) -> Bool) -> Bool {
-        // By index, not by iterating the array, which copies each member.
-        for i in storage.indices where predicate(storage[i].key, storage[i].value.kind) { return true }
-        return false
-    }
-
     /// Calls `body` with each key in order (read in place, no member is copied).
     package func forEachKey(_ body: (String) -> Void) {
         for i in storage.indices { body(storage[i].key) }

@@ -70,7 +70,6 @@ package final class KeyMarks: Sendable {
     }
 
     /// Which bits of a key to keep for each kind of value it holds.
-    @frozen
     package struct KindMasks: Sendable {
         /// The bits kept for a key whose value is `null`, a string, and any other value.
         package let null: UInt64, string: UInt64, other: UInt64

@@ -171,7 +171,7 @@ public struct DashXAdapter: PayloadAdapter {
     static let requiredMarks = KeyMarks(requiredKeys.enumerated().map { (key: $1, bits: UInt64(1) << UInt64($0)) })
 
     /// Warns about missing `id`, `title` and `body`, which the iOS SDK requires (Android
-    /// only `id`). A wrong-typed one was already reported by ``DashXFields/validate(into:)``.
+    /// only `id`). A wrong-typed one was already reported by ``DashXFields/validate(using:)``.
     static func checkRequired(_ notification: DashXFields, using reader: inout PayloadReader) {
         // One pass over the members' keys, read in place, marks the required keys present
         // with a value other than `null` (bit i for requiredKeys[i]), in place of a lookup

@@ -17,7 +17,7 @@ extension TapTalkAdapter {
     /// The format of a TapTalk push, or `nil` when `userInfo` is not TapTalk's. Cheap: the
     /// Android `body` string is not parsed here.
     static func pushFormat(of userInfo: JSONObject) -> PushFormat? {
-        // Detection asks this of most notifications, nearly all of which have neither key:
+        // Detection asks this of most notifications, most of which have neither key:
         // one pass over the keys, read in place, answers those before any lookup.
         let marks = pushKeys.marks(in: userInfo)
         if marks == 0 { return nil }
