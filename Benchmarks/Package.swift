@@ -17,9 +17,26 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.29.0", traits: ["MallocInterposer"]),
     ],
     targets: [
+        // The inputs both executables share: the typical push, the routed link, the registry.
+        .target(
+            name: "BenchmarkInputs",
+            dependencies: [
+                .product(name: "TapRoute", package: tapRoute),
+                .product(name: "TapRouteAdapters", package: tapRoute),
+                .product(name: "TapRouteYAML", package: tapRoute),
+            ],
+            path: "Sources/BenchmarkInputs"
+        ),
+        // The typical push normalized or parsed N times, for callgrind's instruction count.
+        .executableTarget(
+            name: "PushInstructions",
+            dependencies: ["BenchmarkInputs", .product(name: "TapRoute", package: tapRoute)],
+            path: "Sources/PushInstructions"
+        ),
         .executableTarget(
             name: "NormalizeBenchmarks",
             dependencies: [
+                "BenchmarkInputs",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "TapRoute", package: tapRoute),
                 .product(name: "TapRouteAdapters", package: tapRoute),

@@ -1,31 +1,17 @@
 import Benchmark
+import BenchmarkInputs
 import Foundation
 import TapRoute
 import TapRouteAdapters
 import TapRouteYAML
 
-/// A typical DashX push as a back end receives it: about 500 bytes, a JSON-string block
-/// with a url and one action button.
-let typicalPush = Array(
-    #"{"kind":"notification","userInfo":{"aps":{"alert":{"title":"Your order has shipped","body":"Track parcel 1Z999 or view the order."},"sound":"default","category":"DASHX_CAT_3b0f0c1e2d4a5b"},"dashx":"{\"id\":\"6f1c2a9e-0b7d-4c55-9a1e-3d2f8b7c1a40\",\"title\":\"Your order has shipped\",\"body\":\"Track parcel 1Z999.\",\"url\":\"https://shop.example.com/track/1Z999\",\"action_buttons\":[{\"identifier\":\"view\",\"label\":\"View order\",\"screenName\":\"OrderDetail\",\"screenData\":{\"orderId\":\"7421\"}}]}","campaign":"autumn"},"action":"view","origin":"remote"}"#
-        .utf8
-)
-
+/// The typical push (`Sources/BenchmarkInputs`, shared with PushInstructions), in a global of
+/// this module.
+let typicalPush = BenchmarkInputs.typicalPush
 /// A plain custom-scheme link that matches a route.
-let routedLink = Array(#"{"kind":"url","url":"campaigndemoapp://products/42?ref=push"}"#.utf8)
-
-let registry: AdapterRegistry = {
-    do {
-        let configuration = try YAMLConfiguration.parse(yaml: DefaultConfiguration.yaml, file: "<embedded config.yaml>")
-        return try AdapterRegistry(
-            configuration: configuration,
-            adapterTypes: AdapterRegistry.builtInAdapterTypes,
-            definitions: AdapterRegistry.builtInDefinitions()
-        )
-    } catch {
-        fatalError("the embedded configuration does not load: \(error)")
-    }
-}()
+let routedLink = BenchmarkInputs.routedLink
+/// The default registry.
+let registry = BenchmarkInputs.makeRegistry()
 
 /// The repository's checkout, for the definition files.
 let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

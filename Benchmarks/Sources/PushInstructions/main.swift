@@ -1,0 +1,33 @@
+import BenchmarkInputs
+import Foundation
+import TapRoute
+
+// Normalizes (`normalize`) or only parses (`parse`) the in-process benchmarks' typical push N
+// times, for an instruction count that repeats where times do not:
+//
+//   swift build -c release --product PushInstructions
+//   for n in 0 20000; do
+//       valgrind --tool=callgrind --callgrind-out-file=/tmp/push-$n.out .build/release/PushInstructions normalize $n
+//   done
+//
+// (the count with 20000 less the count with 0, over 20000: instructions a push without the
+// start-up; docs/performance.md, "Twenty-sixth round"). With `--dump-instr=yes`,
+// `count_atomics.py` counts the atomic operations the same way.
+
+/// Keeps `value` alive and opaque to the optimizer, as the benchmarks' `blackHole` does.
+@inline(never)
+func keep<T>(_ value: borrowing T) {}
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3, ["normalize", "parse"].contains(arguments[1]), let count = Int(arguments[2]), count >= 0 else {
+    print("usage: PushInstructions normalize|parse N")
+    exit(64)
+}
+// Built before the loop in both modes, and kept in this module (see BenchmarkInputs).
+let registry = BenchmarkInputs.makeRegistry()
+let typicalPush = BenchmarkInputs.typicalPush
+if arguments[1] == "parse" {
+    for _ in 0..<count { keep(typicalPush.withUnsafeBufferPointer { try? JSONParser().parse($0) }) }
+} else {
+    for _ in 0..<count { keep(typicalPush.withUnsafeBufferPointer { try? registry.normalize(record: $0) }) }
+}
