@@ -23,7 +23,6 @@ let package = Package(
             dependencies: [
                 .product(name: "TapRoute", package: tapRoute),
                 .product(name: "TapRouteAdapters", package: tapRoute),
-                .product(name: "TapRouteYAML", package: tapRoute),
             ],
             path: "Sources/BenchmarkInputs"
         ),
@@ -44,6 +43,6 @@ let package = Package(
             ],
             path: "Benchmarks/NormalizeBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        )
+        ),
     ]
 )

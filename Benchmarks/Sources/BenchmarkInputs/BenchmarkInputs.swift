@@ -1,6 +1,5 @@
 import TapRoute
 import TapRouteAdapters
-import TapRouteYAML
 
 /// The inputs the in-process benchmarks (NormalizeBenchmarks) and the instruction count of
 /// the typical push (PushInstructions) share. Each executable keeps them in globals of its
@@ -17,16 +16,11 @@ public enum BenchmarkInputs {
     /// A plain custom-scheme link that matches a route.
     public static let routedLink = Array(#"{"kind":"url","url":"campaigndemoapp://products/42?ref=push"}"#.utf8)
 
-    /// The registry a back end builds from the embedded default configuration: every built-in
-    /// adapter and definition.
+    /// The registry a back end builds with no configuration of its own: every built-in
+    /// adapter and definition, the embedded default configuration.
     public static func makeRegistry() -> AdapterRegistry {
         do {
-            let configuration = try YAMLConfiguration.parse(yaml: DefaultConfiguration.yaml, file: "<embedded config.yaml>")
-            return try AdapterRegistry(
-                configuration: configuration,
-                adapterTypes: AdapterRegistry.builtInAdapterTypes,
-                definitions: AdapterRegistry.builtInDefinitions()
-            )
+            return try AdapterRegistry.builtIn()
         } catch {
             fatalError("the embedded configuration does not load: \(error)")
         }
