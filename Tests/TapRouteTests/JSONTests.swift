@@ -309,6 +309,15 @@ extension String {
     fileprivate var leftPadded: String { utf8.count < 2 ? "0" + self : self }
 }
 
+/// A string of `text`'s bytes held in a heap buffer, however short: how a key made by editing
+/// a longer string is held, which the small-string comparisons must not take for another.
+private func heap(_ text: String) -> String {
+    var grown = String()
+    grown.reserveCapacity(64)
+    grown += text
+    return grown
+}
+
 /// `SmallStringSet` (the adapters' key sets) answers as `Set<String>` does: members of every
 /// length (empty, and past the 63 bytes its length filter tells apart), non-ASCII ones, and
 /// sets small enough to be searched and large enough to be hashed.
@@ -334,12 +343,6 @@ extension String {
     /// KELVIN SIGN, canonically equal to `K` but longer, is not `K` (nor is it for
     /// `JSONObject` lookups).
     @Test func answersForStringsHeldEveryWay() {
-        func heap(_ text: String) -> String {
-            var grown = String()
-            grown.reserveCapacity(64)
-            grown += text
-            return grown
-        }
         let texts = ["id", "url", "fifteen_bytes__", "sixteen_bytes___", "café", "\u{212A}", "K", "", "title"]
         for memberCount in 0...texts.count {
             for heapMembers in [false, true] {
@@ -359,14 +362,6 @@ extension String {
 /// and table entries held on the heap though short (compared by bytes, not by their words),
 /// non-ASCII ones, KELVIN SIGN beside `K`, a key given twice in the table, empty objects.
 @Suite struct KeyMarksTests {
-    /// A string of `text`'s bytes held in a heap buffer, however short.
-    static func heap(_ text: String) -> String {
-        var grown = String()
-        grown.reserveCapacity(64)
-        grown += text
-        return grown
-    }
-
     /// The bits a search key by key, by bytes, gives.
     static func expected(_ table: [(key: String, bits: UInt64)], _ keys: [String]) -> UInt64 {
         expected(table, keys.map { (key: $0, value: JSONValue.null) }) { bits, _ in bits }
@@ -393,13 +388,13 @@ extension String {
             "", "a", "id", "url", "data", "_mId", "_dId", "adb_uri", "adb_act", "fifteen_bytes__", "fifteen_bytes_x",
             "sixteen_bytes___", "a key of more than thirty-two bytes", "café", "\u{212A}", "K", "k", "新",
         ]
-        #expect(unsafeBitCast(Self.heap("id"), to: (UInt64, UInt64).self).1 >> 60 != 0xE, "the heap copy is not small")
+        #expect(unsafeBitCast(heap("id"), to: (UInt64, UInt64).self).1 >> 60 != 0xE, "the heap copy is not small")
         var generator = SplitMix64(seed: 20_261_130)
         for round in 0..<600 {
             // Tables of 0 to 12 entries, some repeated, some held on the heap.
             let table: [(key: String, bits: UInt64)] = (0..<generator.below(13)).map { i in
                 let text = texts[generator.below(texts.count)]
-                return (generator.below(4) == 0 ? Self.heap(text) : text, UInt64(1) << UInt64(i))
+                return (generator.below(4) == 0 ? heap(text) : text, UInt64(1) << UInt64(i))
             }
             let marks = KeyMarks(table)
             // Objects of 0 to 10 distinct keys, from the texts, their heap copies and others.
@@ -407,7 +402,7 @@ extension String {
             for _ in 0..<generator.below(11) {
                 let pick = generator.below(texts.count + 3)
                 let text = pick < texts.count ? texts[pick] : "other\(generator.below(100))"
-                let key = generator.below(3) == 0 ? Self.heap(text) : text
+                let key = generator.below(3) == 0 ? heap(text) : text
                 if !keys.contains(where: { Array($0.utf8) == Array(key.utf8) }) { keys.append(key) }
             }
             let values: [JSONValue] = [.null, "text", 1, true, [], [:]]
@@ -440,7 +435,7 @@ extension String {
         for length in 0...16 {
             let same = String(decoding: alphabet[0..<length], as: UTF8.self)
             let other = String(decoding: alphabet[1..<(length + 1)], as: UTF8.self)
-            for key in [same, Self.heap(same), other] {
+            for key in [same, heap(same), other] {
                 let object = JSONObject(uniqueMembers: [(key: key, value: JSONValue.null)])
                 #expect(marks.marks(in: object) == Self.expected(table, [key]), "\(key)")
             }

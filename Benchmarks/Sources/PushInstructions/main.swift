@@ -6,8 +6,9 @@ import TapRoute
 // times, for an instruction count that repeats where times do not:
 //
 //   swift build -c release --product PushInstructions
+//   strip --strip-debug -o /tmp/push .build/release/PushInstructions   # Debian 12's valgrind cannot read DWARF 5
 //   for n in 0 20000; do
-//       valgrind --tool=callgrind --callgrind-out-file=/tmp/push-$n.out .build/release/PushInstructions normalize $n
+//       valgrind --tool=callgrind --callgrind-out-file=/tmp/push-$n.out /tmp/push normalize $n
 //   done
 //
 // (the count with 20000 less the count with 0, over 20000: instructions a push without the
