@@ -82,6 +82,27 @@ import Testing
         #expect(Trigger(notificationAction: NotificationAction.dismissIdentifier) == .dismiss)
         #expect(Trigger(notificationAction: "later", label: "Later") == .button(id: "later", label: "Later"))
     }
+
+    /// The identifiers are recognized by their bytes however the string was made, and an
+    /// identifier one byte away from them — of their length or not — is a button.
+    @Test func onlyTheExactIdentifiersAreTapAndDismiss() {
+        for (identifier, trigger) in [(NotificationAction.defaultIdentifier, Trigger.tap), (NotificationAction.dismissIdentifier, .dismiss)] {
+            // Made at run time from bytes, as a parsed record's are.
+            let made = String(decoding: Array(identifier.utf8), as: UTF8.self)
+            #expect(Trigger(notificationAction: made) == trigger)
+            var bytes = Array(identifier.utf8)
+            for i in [0, bytes.count / 2, bytes.count - 1] {
+                let kept = bytes[i]
+                bytes[i] = kept == UInt8(ascii: "x") ? UInt8(ascii: "y") : UInt8(ascii: "x")
+                let near = String(decoding: bytes, as: UTF8.self)
+                #expect(Trigger(notificationAction: near) == .button(id: near, label: nil))
+                bytes[i] = kept
+            }
+            for near in [String(identifier.dropLast()), identifier + "s", identifier.lowercased(), ""] {
+                #expect(Trigger(notificationAction: near, label: "L") == .button(id: near, label: "L"))
+            }
+        }
+    }
 }
 
 @Suite struct InputEventTests {

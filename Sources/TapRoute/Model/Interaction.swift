@@ -102,11 +102,23 @@ public enum Trigger: Sendable, Hashable {
     /// `com.apple.UNNotificationDefaultActionIdentifier` are taps,
     /// `com.apple.UNNotificationDismissActionIdentifier` is a dismiss, anything else a button.
     public init(notificationAction action: String?, label: String? = nil) {
-        switch action {
-        case nil, NotificationAction.defaultIdentifier: self = .tap
-        case NotificationAction.dismissIdentifier: self = .dismiss
-        case let id?: self = .button(id: id, label: label)
+        guard let action else {
+            self = .tap
+            return
         }
+        // Both identifiers are 47 bytes long: a button's identifier of another length (most
+        // are) is not compared with them.
+        if action.utf8.count == NotificationAction.identifierLength {
+            if action == NotificationAction.defaultIdentifier {
+                self = .tap
+                return
+            }
+            if action == NotificationAction.dismissIdentifier {
+                self = .dismiss
+                return
+            }
+        }
+        self = .button(id: action, label: label)
     }
 
     /// The button id, when the trigger is a button.
@@ -122,6 +134,8 @@ public enum NotificationAction {
     public static let defaultIdentifier = "com.apple.UNNotificationDefaultActionIdentifier"
     /// `UNNotificationDismissActionIdentifier`: the user dismissed the notification.
     public static let dismissIdentifier = "com.apple.UNNotificationDismissActionIdentifier"
+    /// The UTF-8 length of both identifiers.
+    static let identifierLength = 47
 }
 
 /// Where the user should go.

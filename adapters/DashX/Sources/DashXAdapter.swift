@@ -82,8 +82,10 @@ public struct DashXAdapter: PayloadAdapter {
         }
 
         let notification = DashXFields(object: block, buttonIndex: nil, names: .topLevel, depth: Self.blockDepth)
-        notification.validate(using: &reader)
-        Self.checkRequired(notification, using: &reader)
+        // One pass over the block's keys serves the validation and the required fields.
+        let marks = FieldNames.topLevel.marks(in: block)
+        notification.validate(marks: marks, using: &reader)
+        Self.checkRequired(marks: marks, using: &reader)
 
         var buttons: [Interaction.Button] = []
         for button in Self.readButtons(block["action_buttons"], using: &reader) {
@@ -95,9 +97,11 @@ public struct DashXAdapter: PayloadAdapter {
         case .dismiss:
             destination = .none
         case .button(let id, _):
-            if let button = buttons.first(where: { $0.id == id }) {
-                trigger = .button(id: id, label: button.label)
-                destination = button.destination
+            // Found by index: `first(where:)` would copy the button out, its destination
+            // and strings retained and released again.
+            if let i = buttons.firstIndex(where: { $0.id == id }) {
+                trigger = .button(id: id, label: buttons[i].label)
+                destination = buttons[i].destination
                 if destination == .app, let fallback = notification.trimmedNonEmpty("click_action") {
                     reader.warn(
                         .androidDiffers,
@@ -116,14 +120,15 @@ public struct DashXAdapter: PayloadAdapter {
             destination = notification.resolve(using: &reader)
         }
 
+        let blockID = block["id"]
         return AdapterResult(
             channel: channel,
             trigger: trigger,
             destination: destination,
             buttons: buttons,
-            messageId: block["id"]?.stringValue,
+            messageId: blockID?.stringValue,
             payload: payload,
-            tracking: reader.nonEmptyString(block["id"]).map { JSONObject(key: "notificationId", value: .string($0)) } ?? [:],
+            tracking: reader.nonEmptyString(blockID).map { JSONObject(key: "notificationId", value: .string($0)) } ?? [:],
             vendorBehavior: .sdkOpensURL
         )
     }
@@ -163,24 +168,11 @@ public struct DashXAdapter: PayloadAdapter {
     /// The notification's title and body are most of a block's text.
     static let kindOnlyKeys = SmallStringSet(["title", "body", "image", "interruption_level"])
 
-    /// The keys the iOS SDK requires, made once rather than for each record (in the order of
-    /// the bits ``checkRequired(_:using:)`` marks them with).
-    static let requiredKeys = ["id", "title", "body"]
-
-    /// ``requiredKeys``, each marked by its bit.
-    static let requiredMarks = KeyMarks(requiredKeys.enumerated().map { (key: $1, bits: UInt64(1) << UInt64($0)) })
-
-    /// Warns about missing `id`, `title` and `body`, which the iOS SDK requires (Android
-    /// only `id`). A wrong-typed one was already reported by ``DashXFields/validate(using:)``.
-    static func checkRequired(_ notification: DashXFields, using reader: inout PayloadReader) {
-        // One pass over the members' keys, read in place, marks the required keys present
-        // with a value other than `null` (bit i for requiredKeys[i]), in place of a lookup
-        // per key.
-        let all = (1 << requiredKeys.count) - 1
-        let present = Int(truncatingIfNeeded: requiredMarks.marks(in: notification.object, keeping: KeyMarks.KindMasks(null: 0)))
-        guard present != all else { return }
-        for (i, key) in requiredKeys.enumerated() {
-            guard present & (1 << i) == 0 else { continue }
+    /// Warns about missing `id`, `title` and `body` (``FieldNames/requiredKeys``), which the
+    /// iOS SDK requires (Android only `id`), from the block's ``FieldNames/marks(in:)``. A
+    /// wrong-typed one was already reported by ``DashXFields/validate(marks:using:)``.
+    static func checkRequired(marks: UInt64, using reader: inout PayloadReader) {
+        for key in FieldNames.topLevel.missingRequiredKeys(marks) {
             let android =
                 key == "id"
                 ? "Android requires it too, and the tap cannot be tracked"

@@ -20,11 +20,17 @@ final class FieldNames: Sendable {
     let place: String
     /// What a decoding failure of these fields costs in the SDKs, for warnings.
     let decodeFailure: String
-    /// The keys ``anyMayNeedWarning(in:)`` looks at, for one pass over an object's keys read
-    /// in place: those whose mere presence ``DashXFields/validate(using:)`` must look at (the
+    /// Keys that must be present with a value other than `null` (the notification's `id`,
+    /// `title` and `body`, which the iOS SDK requires; none on a button).
+    let requiredKeys: [String]
+    /// The keys ``marks(in:)`` looks at, for one pass over an object's keys read in place:
+    /// those whose mere presence ``DashXFields/validate(marks:using:)`` must look at (the
     /// rich-landing flag and the keys of the other convention) marked 1, ``stringKeys``
-    /// marked 2.
+    /// marked 2, and required key `i` marked `4 << i`.
     let warningMarks: KeyMarks
+    /// Which of ``warningMarks``' bits count for each kind of value: a string key only when
+    /// its value is neither a string nor `null`, a required key only when it is not `null`.
+    let warningKinds: KeyMarks.KindMasks
 
     init(
         screenName: String,
@@ -32,6 +38,7 @@ final class FieldNames: Sendable {
         richLanding: String,
         clickAction: String,
         stringKeys: [String],
+        requiredKeys: [String] = [],
         otherCase: [(ignored: String, expected: String)],
         place: String,
         decodeFailure: String
@@ -41,24 +48,38 @@ final class FieldNames: Sendable {
         self.richLanding = richLanding
         self.clickAction = clickAction
         self.stringKeys = stringKeys
+        self.requiredKeys = requiredKeys
         self.otherCase = otherCase
         self.place = place
         self.decodeFailure = decodeFailure
+        let required = requiredKeys.enumerated().map { (key: $1, bits: UInt64(4) << UInt64($0)) }
         warningMarks = KeyMarks(
             ([richLanding] + otherCase.map(\.ignored)).map { (key: $0, bits: 1) } + stringKeys.map { (key: $0, bits: 2) }
+                + required
         )
+        let requiredBits = required.reduce(0) { $0 | $1.bits }
+        warningKinds = KeyMarks.KindMasks(null: 1, string: 1 | requiredBits)
     }
 
-    /// Whether some member of `object` may call for a warning from
-    /// ``DashXFields/validate(using:)`` — a string key holding neither a string nor `null`, the
-    /// rich-landing flag, or a key of the other convention — in one pass over its keys read
-    /// in place. When none may, there is nothing to report.
-    func anyMayNeedWarning(in object: JSONObject) -> Bool {
-        warningMarks.marks(in: object, keeping: Self.warningKinds) != 0
+    /// The marks of `object`'s members (see ``warningMarks``), in one pass over its keys read
+    /// in place: what ``mayNeedWarning(_:)`` and ``missingRequiredKeys(_:)`` read.
+    func marks(in object: JSONObject) -> UInt64 {
+        warningMarks.marks(in: object, keeping: warningKinds)
     }
 
-    /// A string key counts only when its value is neither a string nor `null`.
-    static let warningKinds = KeyMarks.KindMasks(null: 1, string: 1)
+    /// Whether some member may call for a warning from ``DashXFields/validate(marks:using:)``
+    /// — a string key holding neither a string nor `null`, the rich-landing flag, or a key of
+    /// the other convention. When none may, there is nothing to report.
+    static func mayNeedWarning(_ marks: UInt64) -> Bool {
+        marks & 3 != 0
+    }
+
+    /// The required keys the object lacks, or holds as `null`, in ``requiredKeys``' order.
+    func missingRequiredKeys(_ marks: UInt64) -> [String] {
+        var missing: [String] = []
+        for (i, key) in requiredKeys.enumerated() where marks & (4 << UInt64(i)) == 0 { missing.append(key) }
+        return missing
+    }
 
     /// The notification's own fields.
     static let topLevel = FieldNames(
@@ -70,6 +91,8 @@ final class FieldNames: Sendable {
         // block is parsed without their text (`DashXAdapter.kindOnlyKeys`). Reading one's text
         // means taking it out of that set.
         stringKeys: ["id", "title", "body", "image", "url", "screen_name", "click_action", "interruption_level"],
+        // What the iOS SDK requires (Android only `id`).
+        requiredKeys: ["id", "title", "body"],
         otherCase: [
             ("screenName", "screen_name"), ("screenData", "screen_data"), ("richLanding", "rich_landing"),
             ("clickAction", "click_action"), ("actionButtons", "action_buttons"),
@@ -127,9 +150,14 @@ struct DashXFields: Sendable {
     /// Reports fields of the wrong type, rich-landing values the SDKs do not understand,
     /// and keys in the wrong case convention. A wrong-typed field is then ignored.
     func validate(using reader: inout PayloadReader) {
+        validate(marks: names.marks(in: object), using: &reader)
+    }
+
+    /// ``validate(using:)`` with the object's ``FieldNames/marks(in:)`` already taken.
+    func validate(marks: UInt64, using reader: inout PayloadReader) {
         // Most objects hold only well-typed fields: one pass over the members, before a
         // lookup per key, finds whether anything needs a word.
-        guard names.anyMayNeedWarning(in: object) else { return }
+        guard FieldNames.mayNeedWarning(marks) else { return }
         for key in names.stringKeys {
             guard let value = object[key], !value.isNull, value.stringValue == nil else { continue }
             reader.warn(
