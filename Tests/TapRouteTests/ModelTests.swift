@@ -86,7 +86,9 @@ import Testing
     /// The identifiers are recognized by their bytes however the string was made, and an
     /// identifier one byte away from them — of their length or not — is a button.
     @Test func onlyTheExactIdentifiersAreTapAndDismiss() {
-        for (identifier, trigger) in [(NotificationAction.defaultIdentifier, Trigger.tap), (NotificationAction.dismissIdentifier, .dismiss)] {
+        for (identifier, trigger) in [
+            (NotificationAction.defaultIdentifier, Trigger.tap), (NotificationAction.dismissIdentifier, .dismiss),
+        ] {
             // Made at run time from bytes, as a parsed record's are.
             let made = String(decoding: Array(identifier.utf8), as: UTF8.self)
             #expect(Trigger(notificationAction: made) == trigger)
