@@ -206,6 +206,46 @@ private struct EchoAdapter: PayloadAdapter {
         "security": ["allowedSchemes": ["https", "myapp", "tel"]],
     ]
 
+    /// The interaction's destination and each button's are what ``HandlingPolicy/resolve(_:warnings:label:)``
+    /// makes of them, whatever their kind: the policy passes a destination without a URL as it
+    /// is, and reads every one with a URL — a screen routed from a link included — through the
+    /// safety rules, routes and classification (a screen whose link is refused becomes the
+    /// app, one the app's routes match is routed again).
+    @Test func everyKindOfDestinationIsResolvedAsTheDestinationRuleSays() throws {
+        let policy = try registry(base).policy
+        let urls = [
+            "https://app.example.com/x", "myapp://items/7", "javascript:alert(1)", "https://evil.example/a b",
+            "ftp://files.example.com/f", "tel:+1555",
+        ]
+        var destinations: [Destination] = [.app, .none, .clickAction("OPEN"), .screen(name: "home")]
+        destinations.append(.screen(name: "item", parameters: ["id": "7"]))
+        for url in urls {
+            destinations.append(.url(url, target: .external))
+            destinations.append(.url(url, target: .inAppBrowser))
+            destinations.append(.screen(name: "linked", parameters: ["k": "v"], url: url))
+        }
+        var changed = 0
+        for destination in destinations {
+            let result = AdapterResult(
+                channel: .push,
+                trigger: .tap,
+                destination: destination,
+                buttons: [Interaction.Button(id: "b", destination: destination), Interaction.Button(id: "other", destination: .app)]
+            )
+            let interaction = policy.resolve(result, vendor: "echo", input: .notification(userInfo: [:])).interaction
+            var warnings: [Warning] = []
+            let expected = policy.resolve(destination, warnings: &warnings, label: "destination url")
+            if expected != destination { changed += 1 }
+            #expect(interaction.destination == expected, "\(destination)")
+            #expect(interaction.buttons.map(\.destination) == [expected, .app], "\(destination)")
+            // Once for the destination, once for the button.
+            #expect(interaction.warnings.count == 2 * warnings.count, "\(destination)")
+        }
+        // The policy changes some of them (refused, routed, classified): the comparison is
+        // not of values it leaves alone.
+        #expect(changed >= 6)
+    }
+
     @Test func picksTheAdapterAndAppliesPolicy() throws {
         let r = try registry(base)
         let interaction = try r.normalize(.notification(userInfo: ["echo": "https://app.example.com/x"], phase: .cold))

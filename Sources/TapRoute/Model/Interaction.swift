@@ -158,6 +158,16 @@ public enum Destination: Sendable, Hashable {
         if case .url(let url, _) = self { return url }
         return nil
     }
+
+    /// Whether the destination holds a URL the policy reads: a ``url(_:target:)``, or a
+    /// ``screen(name:parameters:url:)`` routed from a link. The policy passes any other as
+    /// it is.
+    var carriesURL: Bool {
+        switch self {
+        case .url, .screen(_, _, _?): true
+        case .screen, .app, .clickAction, .none: false
+        }
+    }
 }
 
 /// Who should show a URL destination.

@@ -76,9 +76,14 @@ public struct HandlingPolicy: Sendable {
         rejected: inout [RejectedURL]
     ) -> Interaction {
         var warnings = Self.take(&result.warnings, leaving: [])
-        let destination = resolve(result.destination, at: .destination, warnings: &warnings, rejected: &rejected)
+        // A destination without a URL passes the policy as it is: moved, not copied into
+        // `resolve` and out again (a screen's name and parameters retained and released).
+        let destination =
+            result.destination.carriesURL
+            ? resolve(result.destination, at: .destination, warnings: &warnings, rejected: &rejected)
+            : Self.take(&result.destination, leaving: .none)
         var buttons = Self.take(&result.buttons, leaving: [])
-        for i in buttons.indices {
+        for i in buttons.indices where buttons[i].destination.carriesURL {
             buttons[i].destination = resolve(
                 buttons[i].destination,
                 at: .button(id: buttons[i].id),
@@ -205,6 +210,7 @@ public struct HandlingPolicy: Sendable {
     ) -> Destination {
         var url: String
         var target = URLTarget.external
+        // The cases with a URL are those of `Destination.carriesURL`.
         switch destination {
         case .screen(_, _, let link?): url = link
         case .url(let link, let linkTarget):
