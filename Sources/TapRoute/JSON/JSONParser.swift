@@ -1234,30 +1234,10 @@ private struct Reader {
         return e < 128 && (word >> UInt64(e & 63)) & 1 != 0
     }
 
-    /// The value of four hexadecimal digits at `i`, or `nil`.
-    ///
-    /// The four bytes are read as one word and checked and converted together, without a
-    /// branch per digit: each byte must be `0`–`9` or, with its case bit set, `a`–`f`.
+    /// The value of four hexadecimal digits at `i`, or `nil` (``JSONEscape/hex4(_:at:count:)``).
     @inline(__always)
     static func hex4(_ source: UnsafePointer<UInt8>, at i: Int, count: Int) -> UInt32? {
-        guard i + 4 <= count else { return nil }
-        let word = UInt32(littleEndian: UnsafeRawPointer(source + i).loadUnaligned(as: UInt32.self))
-        let ones: UInt32 = 0x0101_0101
-        let highs: UInt32 = 0x8080_8080
-        guard word & highs == 0 else { return nil }
-        // With every byte below 0x80, `x + (0x80 - c)` sets a byte's high bit exactly when
-        // that byte is at least `c`, and no byte carries into the next.
-        @inline(__always) func atLeast(_ x: UInt32, _ c: UInt32) -> UInt32 { (x &+ ones &* (0x80 - c)) & highs }
-        let lower = word | 0x2020_2020
-        let digits = atLeast(word, 0x30) & ~atLeast(word, 0x3A)
-        let letters = atLeast(lower, 0x61) & ~atLeast(lower, 0x67)
-        guard digits | letters == highs else { return nil }
-        // A digit's value is its low four bits; a letter's (`a` = 0x61) is its low four bits
-        // plus nine.
-        let values = (word & 0x0F0F_0F0F) &+ (letters >> 7) &* 9
-        // The first byte is the most significant digit.
-        let pairs = (values & 0x000F_000F) << 4 | (values >> 8) & 0x000F_000F
-        return (pairs & 0xFF) << 8 | (pairs >> 16) & 0xFF
+        JSONEscape.hex4(source, at: i, count: count)
     }
 
     /// Writes `scalar` as UTF-8 at `target`; returns the number of bytes.

@@ -36,10 +36,25 @@ public struct DashXAdapter: PayloadAdapter {
     /// `screen_data`, `action_buttons`) are read under the registry's `limits.maxDepth`,
     /// counted from the record's root, through the ``TapRoute/PayloadReader`` each input is
     /// read with.
-    public init(configuration: AdapterConfiguration) throws(ConfigurationError) {}
+    public init(configuration: AdapterConfiguration) throws(ConfigurationError) {
+        readsBlockInPlace = true
+    }
 
     /// Creates the adapter.
-    public init() {}
+    public init() {
+        readsBlockInPlace = true
+    }
+
+    /// Whether a block held in a string is read in place (``DashXBlockInPlace``) when it can
+    /// be, before the value tree: `true` but in the test that holds the two paths to the same
+    /// result.
+    let readsBlockInPlace: Bool
+
+    /// Creates the adapter, reading blocks only as a value tree when `readsBlockInPlace` is
+    /// `false` (the reference the in-place reading is tested against).
+    init(readsBlockInPlace: Bool) {
+        self.readsBlockInPlace = readsBlockInPlace
+    }
 
     /// The depth of the DashX block (the object `userInfo.dashx` holds or is).
     static let blockDepth = Limits.payloadDepth + 1
@@ -69,7 +84,23 @@ public struct DashXAdapter: PayloadAdapter {
         }
         let channel: Channel = origin == .local ? .local : .push
         let payload = userInfo.removing(Self.envelopeKeys)
-        var trigger = Trigger(notificationAction: action)
+        let trigger = Trigger(notificationAction: action)
+
+        // Most blocks are JSON text with nothing to warn about: read in place.
+        if readsBlockInPlace, case .string(let text) = raw,
+            let block = DashXBlockInPlace.read(text, maximumDepth: Swift.max(0, reader.limits.maxDepth - Limits.payloadDepth))
+        {
+            return Self.result(
+                channel: channel,
+                trigger: trigger,
+                buttons: block.buttons,
+                tapped: { _ in block.fields.destination },
+                clickAction: { block.fields.clickAction.flatMap(PayloadReader.trimmedNonEmpty) },
+                messageId: block.id,
+                payload: payload,
+                using: &reader
+            )
+        }
 
         guard let block = Self.readBlock(raw, dismissed: trigger == .dismiss, using: &reader) else {
             return AdapterResult(
@@ -91,7 +122,40 @@ public struct DashXAdapter: PayloadAdapter {
         for button in Self.readButtons(block["action_buttons"], using: &reader) {
             buttons.append(Interaction.Button(id: button.id, label: button.label, destination: button.fields.resolve(using: &reader)))
         }
+        return Self.result(
+            channel: channel,
+            trigger: trigger,
+            buttons: buttons,
+            tapped: { notification.resolve(using: &$0) },
+            clickAction: { notification.trimmedNonEmpty("click_action") },
+            messageId: block["id"]?.stringValue,
+            payload: payload,
+            using: &reader
+        )
+    }
 
+    /// The result for a notification whose block has been read, either way: the destination
+    /// the trigger leads to — none for a dismiss, the tapped button's (with a word when it has
+    /// none of its own and a top-level `click_action` is there, or when no button has the
+    /// action's identifier), or the notification's own (`tapped`) — and the id as message id
+    /// and tracking.
+    /// - Parameters:
+    ///   - buttons: the action buttons, each with its destination.
+    ///   - tapped: the notification's own destination, asked for only for a tap or an open.
+    ///   - clickAction: the top-level `click_action`, trimmed and non-empty, asked for only
+    ///     when a tapped button has no destination.
+    ///   - messageId: the block's `id` when it is a string.
+    static func result(
+        channel: Channel,
+        trigger: Trigger,
+        buttons: [Interaction.Button],
+        tapped: (inout PayloadReader) -> Destination,
+        clickAction: () -> String?,
+        messageId: String?,
+        payload: JSONObject,
+        using reader: inout PayloadReader
+    ) -> AdapterResult {
+        var trigger = trigger
         let destination: Destination
         switch trigger {
         case .dismiss:
@@ -102,7 +166,7 @@ public struct DashXAdapter: PayloadAdapter {
             if let i = buttons.firstIndex(where: { $0.id == id }) {
                 trigger = .button(id: id, label: buttons[i].label)
                 destination = buttons[i].destination
-                if destination == .app, let fallback = notification.trimmedNonEmpty("click_action") {
+                if case .app = destination, let fallback = clickAction() {
                     reader.warn(
                         .androidDiffers,
                         "button '\(id)' has no destination of its own: the DashX iOS SDK does nothing, Android falls back to the top-level click_action '\(fallback)'"
@@ -117,18 +181,17 @@ public struct DashXAdapter: PayloadAdapter {
                 )
             }
         case .tap, .open:
-            destination = notification.resolve(using: &reader)
+            destination = tapped(&reader)
         }
 
-        let blockID = block["id"]
         return AdapterResult(
             channel: channel,
             trigger: trigger,
             destination: destination,
             buttons: buttons,
-            messageId: blockID?.stringValue,
+            messageId: messageId,
             payload: payload,
-            tracking: reader.nonEmptyString(blockID).map { JSONObject(key: "notificationId", value: .string($0)) } ?? [:],
+            tracking: messageId.flatMap { $0.isEmpty ? nil : JSONObject(key: "notificationId", value: .string($0)) } ?? [:],
             vendorBehavior: .sdkOpensURL
         )
     }

@@ -1,0 +1,406 @@
+import Foundation
+import TapRoute
+import TapRouteConformance
+import TapRouteTestSupport
+import Testing
+
+@testable import DashXAdapter
+
+/// The DashX block read in place (`DashXBlockInPlace`, the fast path) against the block read as
+/// a value tree (the reference): on every input, the adapter gives the same result and the same
+/// warnings both ways. The generated blocks mix every key the adapter reads, in both case
+/// conventions, with values of every kind, escapes, repeated keys, broken JSON and depth limits,
+/// so that the fast path is held to the reference where it declines as much as where it reads.
+@Suite struct DashXBlockInPlaceTests {
+    /// What one reading gave: the result or the error, and the warnings.
+    struct Reading: Equatable {
+        var result: AdapterResult?
+        var error: NormalizationError?
+        var warnings: [Warning]
+    }
+
+    private static func read(_ input: InputEvent, inPlace: Bool, limits: Limits) -> Reading {
+        let adapter = DashXAdapter(readsBlockInPlace: inPlace)
+        var reader = PayloadReader(limits: limits, for: input)
+        do {
+            let result = try adapter.read(input, using: &reader)
+            return Reading(result: result, error: nil, warnings: reader.warnings)
+        } catch {
+            return Reading(result: nil, error: error, warnings: reader.warnings)
+        }
+    }
+
+    /// Whether the fast path takes the input's block (a string it reads in place).
+    private static func isReadInPlace(_ input: InputEvent, limits: Limits) -> Bool {
+        guard case .notification(let userInfo, _, _) = input.kind, case .string(let text)? = userInfo["dashx"] else {
+            return false
+        }
+        return DashXBlockInPlace.read(text, maximumDepth: max(0, limits.maxDepth - Limits.payloadDepth)) != nil
+    }
+
+    /// Reads `input` both ways and requires the same outcome; returns whether the fast path
+    /// read it.
+    @discardableResult
+    private static func expectSameBothWays(
+        _ input: InputEvent,
+        limits: Limits = Limits(),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Bool {
+        let fast = read(input, inPlace: true, limits: limits)
+        let reference = read(input, inPlace: false, limits: limits)
+        #expect(fast == reference, "input: \(input)", sourceLocation: sourceLocation)
+        let inPlace = isReadInPlace(input, limits: limits)
+        // What the fast path reads, the reference reads without a word about the block (the
+        // words about which button was tapped come after either reading, from the same code).
+        if inPlace {
+            let aboutTheBlock = reference.warnings.filter {
+                $0.code != .unknownButton && !($0.code == .androidDiffers && $0.message.contains("has no destination of its own"))
+            }
+            #expect(aboutTheBlock.isEmpty, "read in place with warnings: \(input)", sourceLocation: sourceLocation)
+        }
+        return inPlace
+    }
+
+    private static func notification(block text: String, action: String? = nil) -> InputEvent {
+        .notification(
+            userInfo: ["aps": ["alert": ["title": "t", "body": "b"]], "dashx": .string(text), "campaign": "autumn"],
+            action: action
+        )
+    }
+
+    @Test func theTypicalBlockIsReadInPlace() throws {
+        let text = #"""
+            {"id":"6f1c2a9e","title":"Your order has shipped","body":"Track parcel 1Z999.","url":"https://shop.example.com/track/1Z999",
+             "action_buttons":[{"identifier":"view","label":"View order","screenName":"OrderDetail","screenData":{"orderId":"7421"}}]}
+            """#
+        let block = try #require(DashXBlockInPlace.read(text, maximumDepth: 126))
+        #expect(block.id == "6f1c2a9e")
+        #expect(block.fields.destination == .url("https://shop.example.com/track/1Z999", target: .external))
+        #expect(
+            block.buttons == [
+                Interaction.Button(
+                    id: "view",
+                    label: "View order",
+                    destination: .screen(name: "OrderDetail", parameters: ["orderId": "7421"])
+                )
+            ]
+        )
+        for action in [nil, "view", "com.apple.UNNotificationDismissActionIdentifier", "other"] {
+            #expect(Self.expectSameBothWays(Self.notification(block: text, action: action)))
+        }
+    }
+
+    @Test func everyVectorReadsTheSameBothWays() throws {
+        var inPlace = 0
+        var total = 0
+        for input in try ShippedVectors.all().vectors.map(\.input) {
+            guard let event = try? InputEvent(json: input), DashXAdapter().recognizes(event) else { continue }
+            total += 1
+            if Self.expectSameBothWays(event) { inPlace += 1 }
+        }
+        #expect(total >= 40)
+        // The vectors are mostly about what is wrong; some are plain.
+        #expect(inPlace >= 8, "\(inPlace) of \(total) vectors read in place")
+    }
+
+    @Test func generatedBlocksReadTheSameBothWays() {
+        var generator = DashXBlockGenerator(seed: 0xDA5F_0001)
+        var inPlace = 0
+        let count = 6_000
+        for _ in 0..<count {
+            let text = generator.block()
+            let limits = Limits(maxDepth: generator.maxDepth())
+            if Self.expectSameBothWays(Self.notification(block: text, action: generator.action()), limits: limits) { inPlace += 1 }
+        }
+        // Both paths are exercised.
+        #expect(inPlace > count / 10, "\(inPlace) of \(count) read in place")
+        #expect(inPlace < count * 9 / 10, "\(inPlace) of \(count) read in place")
+    }
+
+    @Test func brokenBlocksReadTheSameBothWays() {
+        var generator = DashXBlockGenerator(seed: 0xDA5F_0002)
+        var mutated = 0
+        var inPlace = 0
+        while mutated < 6_000 {
+            let text = generator.block()
+            // Only blocks the fast path reads are broken: each change then tests what it takes.
+            guard DashXBlockInPlace.read(text, maximumDepth: 126) != nil else { continue }
+            for _ in 0..<4 {
+                let broken = generator.mutate(text)
+                mutated += 1
+                if Self.expectSameBothWays(Self.notification(block: broken, action: generator.action())) { inPlace += 1 }
+            }
+        }
+        // Some changes leave valid JSON the fast path still reads (whitespace, other text).
+        #expect(inPlace > 0)
+    }
+
+    @Test func hostileInputsReadTheSameBothWays() throws {
+        let seeds = try ShippedVectors.all().vectors.map(\.input)
+        var generator = HostileJSON(seed: 0xDA5F_0003, adapterID: "dashx", seeds: seeds)
+        var dashx = 0
+        for _ in 0..<6_000 {
+            guard let event = try? InputEvent(json: generator.input()), DashXAdapter().recognizes(event) else { continue }
+            dashx += 1
+            Self.expectSameBothWays(event)
+        }
+        #expect(dashx > 50)
+    }
+
+    @Test func depthLimitsReadTheSameBothWays() {
+        let text = #"""
+            {"id":"n","title":"t","body":"b","screen_name":"S","screen_data":{"k":"v"},"extra":{"a":[{"b":1}]},
+             "action_buttons":[{"identifier":"x","label":"X","screenName":"T","screenData":{"q":"r"}}]}
+            """#
+        var readAt: [Int] = []
+        for maxDepth in 1...10 {
+            for action in [nil, "x"]
+            where Self.expectSameBothWays(Self.notification(block: text, action: action), limits: Limits(maxDepth: maxDepth)) {
+                readAt.append(maxDepth)
+            }
+        }
+        // The block nests 4 levels below `userInfo` (at depth 2): read in place from 6 on.
+        #expect(Set(readAt) == Set(6...10))
+    }
+
+    @Test func repeatedKeysReadTheSameBothWays() {
+        // The reference keeps a repeated key's last value at its first position.
+        let blocks = [
+            #"{"id":"a","title":"t","body":"b","url":"https://a.example/","url":"https://b.example/","id":"z"}"#,
+            #"{"id":"a","title":"t","body":"b","screen_name":"S","screen_data":{"k":"1","j":"2","k":"3"}}"#,
+            #"{"id":"a","title":"t","body":"b","action_buttons":[{"identifier":"x","label":"X","identifier":"y","url":"https://c.example/"}]}"#,
+            #"{"id":"a","title":"t","body":"b","action_buttons":[],"action_buttons":[{"identifier":"y","label":"Y"}]}"#,
+        ]
+        for text in blocks {
+            for action in [nil, "x", "y"] { Self.expectSameBothWays(Self.notification(block: text, action: action)) }
+        }
+    }
+
+    @Test func largeParameterObjectsAreLeftToTheReference() {
+        // Past 16 keys the fast path declines (its check for repeated keys stays linear).
+        for count in [15, 16, 17, 2_000] {
+            let members = (0..<count).map { #""k\#($0)":"v""# }.joined(separator: ",")
+            let text = #"{"id":"n","title":"t","body":"b","screen_name":"S","screen_data":{"# + members + "}}"
+            let inPlace = Self.expectSameBothWays(Self.notification(block: text))
+            #expect(inPlace == (count <= JSONObject.indexThreshold), "\(count) keys")
+        }
+    }
+}
+
+/// Random DashX blocks as JSON text: every key the adapter reads, in both conventions, and
+/// unknown ones, each with a value of a kind picked from those the fields take and those they
+/// do not, with whitespace, escapes, repeated keys and a broken byte now and then.
+struct DashXBlockGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    private mutating func below(_ n: Int) -> Int { n <= 1 ? 0 : Int(next() % UInt64(n)) }
+    private mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
+    private mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
+
+    /// String values as JSON text: plain, blank, padded, non-ASCII, escaped (valid and not).
+    static let strings = [
+        #""OrderDetail""#, #""https://shop.example.com/t/1""#, #"" https://shop.example.com/t/1 ""#, #""""#, #""  ""#,
+        #""tel:+123""#, #""café 📦""#, #""a\"b""#, #""caf\u00e9""#, #""\ud83d\udce6""#, #""\ud83d""#, #""\udce6x""#,
+        #""\/deals""#, #""tab\there""#, #""\x""#, "\"bad\u{01}\"", #""true""#, #""false""#, #""TRUE""#, #""1""#,
+        #""{\"orderId\":\"7\"}""#, #""[{\"identifier\":\"b1\",\"label\":\"B\"}]""#, #""\u0000""#, #""view""#,
+    ]
+
+    /// Values of other kinds as JSON text, valid and not.
+    static let others = [
+        "null", "true", "false", "0", "-1.5e3", "42", "01", "1.", "-", "nul", "tru", "{}", "[]", #"{"a":"b"}"#,
+        #"{"orderId":"7421","page":"2"}"#, #"{"n":1}"#, #"{"a":"b","a":"c"}"#, #"{"z":null}"#, #"[1,2]"#, #"{"a":[{"b":{}}]}"#,
+        #"{"a":1,}"#, "[1,]", #"{"a" 1}"#, "{", "[",
+    ]
+
+    static let topKeys = [
+        "id", "title", "body", "image", "interruption_level", "url", "screen_name", "click_action", "screen_data",
+        "rich_landing", "action_buttons", "screenName", "screenData", "richLanding", "clickAction", "actionButtons",
+        "campaign", "extra", "i\\u0064",
+    ]
+    static let buttonKeys = [
+        "identifier", "label", "icon", "url", "screenName", "clickAction", "screenData", "richLanding", "screen_name",
+        "screen_data", "rich_landing", "click_action", "other",
+    ]
+
+    private mutating func whitespace() -> String {
+        chance(85) ? "" : pick([" ", "\n", "\t ", "\r\n  "])
+    }
+
+    private mutating func scalarValue() -> String {
+        if plain { return pick(Self.plainStrings) }
+        return chance(70) ? pick(Self.strings) : pick(Self.others)
+    }
+
+    private mutating func value(forKey key: String) -> String {
+        switch key {
+        case "action_buttons", "actionButtons":
+            if chance(80) { return buttons() }
+            return scalarValue()
+        case "screen_data", "screenData":
+            if plain || chance(60) {
+                return pick([#"{"orderId":"7421"}"#, #"{"orderId":"7421","page":"2"}"#, #"{"k":"1","k":"2"}"#, "{}", "null"])
+            }
+            return chance(50) ? pick(Self.others) : scalarValue()
+        case "rich_landing", "richLanding":
+            if plain { return pick(["true", "false", "null", #""true""#, #""false""#]) }
+            return pick(["true", "false", "null", #""true""#, #""false""#, #""yes""#, "1", #""True""#])
+        case "title", "body", "id", "url", "screen_name", "identifier", "label", "screenName":
+            // Mostly well typed: the fast path's own ground.
+            return chance(75) ? pick(Self.strings.prefix(8).map { $0 }) : scalarValue()
+        default:
+            return scalarValue()
+        }
+    }
+
+    /// Whether the block being made keeps to well-typed values and keys (half the blocks).
+    private var plain = false
+
+    /// The keys and values a well-typed block uses.
+    static let plainTopKeys = ["image", "url", "screen_name", "click_action", "screen_data", "rich_landing", "action_buttons", "campaign"]
+    static let plainButtonKeys = ["icon", "url", "screenName", "clickAction", "screenData", "richLanding", "other"]
+    static let plainStrings = [#""OrderDetail""#, #""https://shop.example.com/t/1""#, #""""#, #""  ""#, #""café 📦""#, #""tel:+123""#]
+
+    private mutating func object(keys: [String], required: [String]) -> String {
+        var chosen = required.filter { _ in plain || chance(92) }
+        for key in keys where !chosen.contains(key) && chance(plain ? 40 : 30) { chosen.append(key) }
+        if chance(8), let again = chosen.randomElement(using: &self) { chosen.append(again) }
+        chosen.shuffle(using: &self)
+        let members = chosen.map { key in
+            "\(whitespace())\"\(key)\"\(whitespace()):\(whitespace())\(value(forKey: key))\(whitespace())"
+        }
+        return "{" + members.joined(separator: ",") + "}"
+    }
+
+    private mutating func buttons() -> String {
+        let count = below(4)
+        let elements = (0..<count).map { _ in
+            plain || chance(90)
+                ? object(keys: plain ? Self.plainButtonKeys : Self.buttonKeys, required: ["identifier", "label"]) : scalarValue()
+        }
+        return "[" + elements.joined(separator: ",") + "]"
+    }
+
+    /// One block's JSON text.
+    mutating func block() -> String {
+        plain = chance(50)
+        return whitespace() + object(keys: plain ? Self.plainTopKeys : Self.topKeys, required: ["id", "title", "body"]) + whitespace()
+    }
+
+    /// A notification action: a tap, a dismiss, the default action or a button's identifier.
+    mutating func action() -> String? {
+        pick([nil, "com.apple.UNNotificationDismissActionIdentifier", "com.apple.UNNotificationDefaultActionIdentifier", "view", "b1", "x"])
+    }
+
+    /// A `limits.maxDepth`: mostly the default, sometimes one that cuts the block.
+    mutating func maxDepth() -> Int {
+        chance(70) ? 128 : 1 + below(9)
+    }
+
+    /// `text` with one scalar deleted, replaced or inserted (text stays valid UTF-8).
+    mutating func mutate(_ text: String) -> String {
+        var scalars = Array(text.unicodeScalars)
+        guard !scalars.isEmpty else { return text }
+        let at = below(scalars.count)
+        let noise: [Unicode.Scalar] = ["\\", "\"", ",", "}", "]", "{", "[", ":", "0", "n", "\u{01}", " ", "é", "u", "/"]
+        switch below(3) {
+        case 0: scalars.remove(at: at)
+        case 1: scalars[at] = pick(noise)
+        default: scalars.insert(pick(noise), at: at)
+        }
+        var result = ""
+        result.unicodeScalars.append(contentsOf: scalars)
+        return result
+    }
+}
+
+/// `PlainJSONScanner` takes only what `JSONParser` takes: on generated JSON, whole and broken,
+/// under several depth limits, whatever the scanner reads through to the end the parser
+/// parses.
+@Suite struct PlainJSONScannerTests {
+    private static func scans(_ text: String, maximumDepth: Int) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard var scanner = PlainJSONScanner(bytes, maximumDepth: maximumDepth) else { return false }
+            return scanner.skipValue(depth: 0) && scanner.isAtEnd()
+        }
+    }
+
+    private static func parses(_ text: String, maximumDepth: Int) -> Bool {
+        (try? JSONParser(maximumDepth: maximumDepth).parse(text)) != nil
+    }
+
+    @Test func neverTakesWhatTheParserRefuses() {
+        var values = HostileJSON(seed: 0x5CA9_0001)
+        var breaker = DashXBlockGenerator(seed: 0x5CA9_0002)
+        var taken = 0
+        var checked = 0
+        for i in 0..<20_000 {
+            var text = values.value(depth: 5).jsonString()
+            if i % 2 == 1 { text = breaker.mutate(text) }
+            for maximumDepth in [1, 2, 3, 512] {
+                checked += 1
+                guard Self.scans(text, maximumDepth: maximumDepth) else { continue }
+                taken += 1
+                #expect(Self.parses(text, maximumDepth: maximumDepth), "depth \(maximumDepth): \(text.prefix(300))")
+            }
+        }
+        // Most whole values are taken: the check is not vacuous.
+        #expect(taken > checked / 4, "\(taken) of \(checked) taken")
+    }
+
+    @Test func keysAreFoundByEveryByte() {
+        // Every length from 0 to 30 bytes (past the 24 held as words), ASCII and not.
+        let keys = (0...30).map { String(repeating: "k", count: $0) } + ["é", "éé", "interruption_level", "action_buttons"]
+        let table = PlainJSONScanner.Keys(keys)
+        func index(_ key: String) -> Int? {
+            var key = key
+            return key.withUTF8 { table.index(of: $0) }
+        }
+        for (i, key) in keys.enumerated() {
+            #expect(index(key) == i, "\(key)")
+            // One byte changed anywhere is another key.
+            var bytes = Array(key.utf8)
+            for position in bytes.indices {
+                let original = bytes[position]
+                bytes[position] = original == UInt8(ascii: "k") ? UInt8(ascii: "j") : UInt8(ascii: "k")
+                #expect(index(String(decoding: bytes, as: UTF8.self)) == nil, "\(key) changed at \(position)")
+                bytes[position] = original
+            }
+        }
+        #expect(index("K") == nil)
+        #expect(index("interruption_levels") == nil)
+    }
+
+    @Test func takesValidJSONAndRefusesTheRest() {
+        let valid = [
+            "0", "-0", "1.5e+3", "-12.0E-1", "true", "false", "null", #""""#, #""a\"\\\/\b\f\n\r\tz""#, #""\u00e9\ud83d\udce6""#,
+            " [ ] ", "{}", #"{"a":[1,{"b":null}],"c":"d"}"#, "\t\r\n[1 , 2]\n", #""café 📦""#,
+        ]
+        for text in valid {
+            #expect(Self.scans(text, maximumDepth: 512), "\(text)")
+            #expect(Self.parses(text, maximumDepth: 512), "\(text)")
+        }
+        // Refused by both (or, for the lone surrogates, left to the parser by the scanner).
+        let refused = [
+            "", " ", "01", "1.", "1e", "-", "+1", ".5", "nul", "tru", "nulll", "[1,]", #"{"a":1,}"#, #"{"a" 1}"#, "[", "{",
+            #"{"a":}"#, "[,1]", #"{,"a":1}"#, #""\x""#, #""\u12""#, #""\ud800""#, #""\udc00""#, #""\ud800\u0041""#,
+            "\"a\u{01}\"", "\u{0B}1", "[1]]", #"{"a":1}}"#, #""abc"#, "1 2",
+        ]
+        for text in refused { #expect(!Self.scans(text, maximumDepth: 512), "\(text)") }
+        // Depth is counted as the parser counts it: the root container is level 1.
+        #expect(Self.scans("[[1]]", maximumDepth: 2))
+        #expect(!Self.scans("[[1]]", maximumDepth: 1))
+        #expect(Self.scans("1", maximumDepth: 0))
+        #expect(!Self.scans("{}", maximumDepth: 0))
+    }
+}

@@ -1,0 +1,284 @@
+import TapRoute
+
+/// The DashX block read in place from its JSON text: the fast path of
+/// ``DashXAdapter/read(_:using:)`` for a block about which the adapter has nothing to say.
+///
+/// It reads the text once with a ``TapRoute/PlainJSONScanner``, building only what the
+/// ``TapRoute/Interaction`` keeps (the id, the URL, screen names and parameters, the buttons),
+/// where the reference path parses the block into a value tree, looks its fields up and frees
+/// it. It takes a block only when that reference path would raise no warning about it and
+/// reads it exactly so: every field of the kind its SDKs expect (``FieldNames/stringKeys``
+/// strings or `null`, `rich_landing` a Boolean, `"true"`, `"false"` or `null`), the required
+/// `id`, `title` and `body` present, no key of the other case convention, `screen_data` an
+/// object of strings, every action button an object with a string `identifier` and `label`,
+/// no URL with whitespace to trim, no key read twice, and nothing the scanner does not take
+/// (an escape in a string whose text is kept, JSON nesting past `limits.maxDepth`). For
+/// anything else ``read(_:maximumDepth:)`` gives `nil` and the adapter reads the block as a tree, which says
+/// what is wrong. A test holds the two paths to the same result on every vector and on
+/// thousands of generated and broken blocks (`DashXBlockInPlaceTests`).
+struct DashXBlockInPlace {
+    /// One object's navigation fields as read (see ``DashXFields``).
+    struct Fields {
+        /// The screen name, untrimmed.
+        var screenName: String?
+        /// The screen parameters, from an object of strings.
+        var parameters = ScreenParameters(uniqueNames: [])
+        /// The URL, trimmed; `nil` when absent, `null` or blank.
+        var url: String?
+        /// Whether the rich-landing flag is set.
+        var richLanding = false
+        /// The click action, untrimmed.
+        var clickAction: String?
+
+        /// The destination, as ``DashXFields/resolve(using:)`` makes it from the same fields.
+        var destination: Destination {
+            if let name = screenName.flatMap(PayloadReader.trimmedNonEmpty) {
+                return .screen(name: name, parameters: parameters)
+            }
+            if let url { return .url(url, target: richLanding ? .inAppBrowser : .external) }
+            if let action = clickAction.flatMap(PayloadReader.trimmedNonEmpty) { return .clickAction(action) }
+            return .app
+        }
+    }
+
+    /// The notification's `id`.
+    let id: String
+    /// The notification's own fields.
+    let fields: Fields
+    /// The action buttons, in order, each with the destination its own fields lead to.
+    let buttons: [Interaction.Button]
+
+    /// The top-level keys, numbered as ``TopKey`` numbers them, then the keys of the other
+    /// convention (``FieldNames/otherCase``), which the reference path warns about.
+    static let topKeys = PlainJSONScanner.Keys(
+        TopKey.allCases.map(\.name) + FieldNames.topLevel.otherCase.map(\.ignored)
+    )
+    /// A button's keys, as ``topKeys``.
+    static let buttonKeys = PlainJSONScanner.Keys(
+        ButtonKey.allCases.map(\.name) + FieldNames.button.otherCase.map(\.ignored)
+    )
+
+    /// The top-level keys read.
+    enum TopKey: Int, CaseIterable {
+        case id, title, body, image, interruptionLevel, url, screenName, clickAction, screenData, richLanding, actionButtons
+
+        /// The key as written.
+        var name: String {
+            switch self {
+            case .id: "id"
+            case .title: "title"
+            case .body: "body"
+            case .image: "image"
+            case .interruptionLevel: "interruption_level"
+            case .url: "url"
+            case .screenName: FieldNames.topLevel.screenName
+            case .clickAction: FieldNames.topLevel.clickAction
+            case .screenData: FieldNames.topLevel.screenData
+            case .richLanding: FieldNames.topLevel.richLanding
+            case .actionButtons: "action_buttons"
+            }
+        }
+    }
+
+    /// A button's keys read.
+    enum ButtonKey: Int, CaseIterable {
+        case identifier, label, icon, url, screenName, clickAction, screenData, richLanding
+
+        /// The key as written.
+        var name: String {
+            switch self {
+            case .identifier: "identifier"
+            case .label: "label"
+            case .icon: "icon"
+            case .url: "url"
+            case .screenName: FieldNames.button.screenName
+            case .clickAction: FieldNames.button.clickAction
+            case .screenData: FieldNames.button.screenData
+            case .richLanding: FieldNames.button.richLanding
+            }
+        }
+    }
+
+    /// Reads the block from `text` (the string `userInfo.dashx` holds), nesting at most
+    /// `maximumDepth` levels (the block itself is level 1); `nil` when the reference path
+    /// is to read it (see the type's description). A function rather than an initializer:
+    /// the block is returned as read, not copied into `self`.
+    static func read(_ text: String, maximumDepth: Int) -> DashXBlockInPlace? {
+        var text = text
+        return text.withUTF8 { bytes -> DashXBlockInPlace? in
+            guard var scanner = PlainJSONScanner(bytes, maximumDepth: maximumDepth) else { return nil }
+            guard let block = read(&scanner), scanner.isAtEnd() else { return nil }
+            return block
+        }
+    }
+
+    /// The block at the scanner (an object at depth 1).
+    private static func read(_ scanner: inout PlainJSONScanner) -> DashXBlockInPlace? {
+        guard scanner.beginObject(depth: 1) else { return nil }
+        var seen: UInt32 = 0
+        var id: String?
+        var fields = Fields()
+        var buttons: [Interaction.Button] = []
+        var first = true
+        while true {
+            guard let next = scanner.nextKey(first: first) else { return nil }
+            first = false
+            guard let key = next else { break }
+            guard let index = topKeys.index(of: key) else {
+                // A key the adapter does not read: any value.
+                guard scanner.skipValue(depth: 1) else { return nil }
+                continue
+            }
+            // A key of the other convention, or one read twice (the reference keeps the last
+            // value), is for the reference path.
+            guard let topKey = TopKey(rawValue: index), seen & (1 << index) == 0 else { return nil }
+            seen |= 1 << index
+            switch topKey {
+            case .id:
+                guard let value = scanner.plainStringValue() else { return nil }
+                id = value
+            case .title, .body:
+                guard scanner.skipString() else { return nil }
+            case .image, .interruptionLevel:
+                guard scanner.skipLiteral("null") || scanner.skipString() else { return nil }
+            case .url:
+                guard let url = optionalURL(&scanner) else { return nil }
+                fields.url = url
+            case .screenName:
+                guard let value = optionalString(&scanner) else { return nil }
+                fields.screenName = value
+            case .clickAction:
+                guard let value = optionalString(&scanner) else { return nil }
+                fields.clickAction = value
+            case .screenData:
+                guard let parameters = parameters(&scanner, depth: 1) else { return nil }
+                fields.parameters = parameters
+            case .richLanding:
+                guard let flag = richLanding(&scanner) else { return nil }
+                fields.richLanding = flag
+            case .actionButtons:
+                guard let list = actionButtons(&scanner) else { return nil }
+                buttons = list
+            }
+        }
+        // `title` and `body` are required too (read for their kind only).
+        let required: UInt32 = 1 << TopKey.id.rawValue | 1 << TopKey.title.rawValue | 1 << TopKey.body.rawValue
+        guard seen & required == required, let id else { return nil }
+        return DashXBlockInPlace(id: id, fields: fields, buttons: buttons)
+    }
+
+    /// A string or `null` (`.some(nil)`); `nil` for anything else.
+    private static func optionalString(_ scanner: inout PlainJSONScanner) -> String?? {
+        if scanner.skipLiteral("null") { return .some(nil) }
+        guard let value = scanner.plainStringValue() else { return nil }
+        return .some(value)
+    }
+
+    /// A URL as ``DashXFields/url(using:)`` reads it: trimmed, blank as none (`.some(nil)`);
+    /// `nil` for anything else, and for a URL with whitespace to trim (a warning).
+    private static func optionalURL(_ scanner: inout PlainJSONScanner) -> String?? {
+        guard let value = optionalString(&scanner) else { return nil }
+        guard let raw = value, let trimmed = PayloadReader.trimmedNonEmpty(raw) else { return .some(nil) }
+        guard trimmed.utf8.count == raw.utf8.count else { return nil }
+        return .some(trimmed)
+    }
+
+    /// The rich-landing flag without a warning: `true`, `false`, `"true"`, `"false"` or `null`
+    /// (unset).
+    private static func richLanding(_ scanner: inout PlainJSONScanner) -> Bool? {
+        if scanner.skipLiteral("true") { return true }
+        if scanner.skipLiteral("false") || scanner.skipLiteral("null") { return false }
+        guard let text = scanner.plainString() else { return nil }
+        if text.elementsEqual("true".utf8) { return true }
+        if text.elementsEqual("false".utf8) { return false }
+        return nil
+    }
+
+    /// Screen parameters from an object of strings in the object at `depth`, or `null` (none);
+    /// `nil` for anything else (a value to convert, a key read twice, JSON in a string).
+    private static func parameters(_ scanner: inout PlainJSONScanner, depth: Int) -> ScreenParameters? {
+        if scanner.skipLiteral("null") { return [:] }
+        guard scanner.beginObject(depth: depth + 1) else { return nil }
+        var pairs: [ScreenParameters.Element] = []
+        var first = true
+        while true {
+            guard let next = scanner.nextKey(first: first) else { return nil }
+            first = false
+            guard let key = next else { break }
+            // Keys compared with each other, as the parser finds a repeated key; past
+            // ``JSONObject``'s index threshold the reference path reads the object instead,
+            // so that this stays linear.
+            guard pairs.count < JSONObject.indexThreshold else { return nil }
+            let name = PlainJSONScanner.string(key)
+            guard !pairs.contains(where: { $0.name.utf8.elementsEqual(name.utf8) }),
+                let value = scanner.plainStringValue()
+            else { return nil }
+            if pairs.capacity == 0 { pairs.reserveCapacity(4) }
+            pairs.append((name: name, value: value))
+        }
+        return ScreenParameters(uniqueNames: pairs)
+    }
+
+    /// The action buttons: an array of button objects at depth 2, or `null` (none).
+    private static func actionButtons(_ scanner: inout PlainJSONScanner) -> [Interaction.Button]? {
+        if scanner.skipLiteral("null") { return [] }
+        guard scanner.beginArray(depth: 2) else { return nil }
+        var buttons: [Interaction.Button] = []
+        var first = true
+        while true {
+            guard let more = scanner.hasNextElement(first: first) else { return nil }
+            first = false
+            guard more else { return buttons }
+            guard let button = button(&scanner) else { return nil }
+            buttons.append(button)
+        }
+    }
+
+    /// One action button (an object at depth 3).
+    private static func button(_ scanner: inout PlainJSONScanner) -> Interaction.Button? {
+        guard scanner.beginObject(depth: 3) else { return nil }
+        var seen: UInt32 = 0
+        var id: String?
+        var label: String?
+        var fields = Fields()
+        var first = true
+        while true {
+            guard let next = scanner.nextKey(first: first) else { return nil }
+            first = false
+            guard let key = next else { break }
+            guard let index = buttonKeys.index(of: key) else {
+                guard scanner.skipValue(depth: 3) else { return nil }
+                continue
+            }
+            guard let buttonKey = ButtonKey(rawValue: index), seen & (1 << index) == 0 else { return nil }
+            seen |= 1 << index
+            switch buttonKey {
+            case .identifier:
+                guard let value = scanner.plainStringValue() else { return nil }
+                id = value
+            case .label:
+                guard let value = scanner.plainStringValue() else { return nil }
+                label = value
+            case .icon:
+                guard scanner.skipLiteral("null") || scanner.skipString() else { return nil }
+            case .url:
+                guard let url = optionalURL(&scanner) else { return nil }
+                fields.url = url
+            case .screenName:
+                guard let value = optionalString(&scanner) else { return nil }
+                fields.screenName = value
+            case .clickAction:
+                guard let value = optionalString(&scanner) else { return nil }
+                fields.clickAction = value
+            case .screenData:
+                guard let parameters = parameters(&scanner, depth: 3) else { return nil }
+                fields.parameters = parameters
+            case .richLanding:
+                guard let flag = richLanding(&scanner) else { return nil }
+                fields.richLanding = flag
+            }
+        }
+        guard let id, let label else { return nil }
+        return Interaction.Button(id: id, label: label, destination: fields.destination)
+    }
+}
