@@ -148,19 +148,33 @@ import Testing
     }
 
     @Test func depthLimitsReadTheSameBothWays() {
-        let text = #"""
+        // Screen data in place and held as JSON text (read under the limit counted from where
+        // the string is), with an unread key nesting as deep as the buttons.
+        let texts = [
+            #"""
             {"id":"n","title":"t","body":"b","screen_name":"S","screen_data":{"k":"v"},"extra":{"a":[{"b":1}]},
              "action_buttons":[{"identifier":"x","label":"X","screenName":"T","screenData":{"q":"r"}}]}
-            """#
-        var readAt: [Int] = []
-        for maxDepth in 1...10 {
-            for action in [nil, "x"]
-            where Self.expectSameBothWays(Self.notification(block: text, action: action), limits: Limits(maxDepth: maxDepth)) {
-                readAt.append(maxDepth)
+            """#,
+            #"""
+            {"id":"n","title":"t","body":"b","screen_name":"S","screen_data":"{\"k\":\"v\"}","extra":{"a":[{"b":1}]},
+             "action_buttons":[{"identifier":"x","label":"X","screenName":"T","screenData":"{\"q\":\"r\"}"}]}
+            """#,
+            #"{"id":"n","title":"t","body":"b","screen_name":"S","screen_data":"{\"k\":\"v\"}"}"#,
+        ]
+        var readAt: [[Int]] = []
+        for text in texts {
+            var depths: [Int] = []
+            for maxDepth in 1...10 {
+                for action in [nil, "x"]
+                where Self.expectSameBothWays(Self.notification(block: text, action: action), limits: Limits(maxDepth: maxDepth)) {
+                    depths.append(maxDepth)
+                }
             }
+            readAt.append(Array(Set(depths)).sorted())
         }
-        // The block nests 4 levels below `userInfo` (at depth 2): read in place from 6 on.
-        #expect(Set(readAt) == Set(6...10))
+        // The first two nest 4 levels below `userInfo` (at depth 2), in place or held: read
+        // in place from 6 on; the third's held object sits at depth 4.
+        #expect(readAt == [Array(6...10), Array(6...10), Array(4...10)])
     }
 
     @Test func repeatedKeysReadTheSameBothWays() {
@@ -248,7 +262,11 @@ struct DashXBlockGenerator: RandomNumberGenerator {
             return scalarValue()
         case "screen_data", "screenData":
             if plain || chance(60) {
-                return pick([#"{"orderId":"7421"}"#, #"{"orderId":"7421","page":"2"}"#, #"{"k":"1","k":"2"}"#, "{}", "null"])
+                return pick([
+                    #"{"orderId":"7421"}"#, #"{"orderId":"7421","page":"2"}"#, #"{"k":"1","k":"2"}"#, "{}", "null",
+                    #"{"k":"caf\u00e9"}"#, #""{\"orderId\":\"7421\"}""#, #""{\"k\":1}""#, #""null""#, #""[]""#, #""""#,
+                    #""{\"a\":{\"b\":\"c\"}}""#, #""{\"k\":\"v\"} x""#, #"" {\"k\":\"\\u00e9\"} ""#,
+                ])
             }
             return chance(50) ? pick(Self.others) : scalarValue()
         case "rich_landing", "richLanding":
@@ -268,7 +286,10 @@ struct DashXBlockGenerator: RandomNumberGenerator {
     /// The keys and values a well-typed block uses.
     static let plainTopKeys = ["image", "url", "screen_name", "click_action", "screen_data", "rich_landing", "action_buttons", "campaign"]
     static let plainButtonKeys = ["icon", "url", "screenName", "clickAction", "screenData", "richLanding", "other"]
-    static let plainStrings = [#""OrderDetail""#, #""https://shop.example.com/t/1""#, #""""#, #""  ""#, #""café 📦""#, #""tel:+123""#]
+    static let plainStrings = [
+        #""OrderDetail""#, #""https://shop.example.com/t/1""#, #""""#, #""  ""#, #""café 📦""#, #""tel:+123""#,
+        #""caf\u00e9 \ud83d\udce6""#, #""https:\/\/shop.example.com\/t\/2""#,
+    ]
 
     private mutating func object(keys: [String], required: [String]) -> String {
         var chosen = required.filter { _ in plain || chance(92) }
@@ -379,6 +400,30 @@ struct DashXBlockGenerator: RandomNumberGenerator {
         }
         #expect(index("K") == nil)
         #expect(index("interruption_levels") == nil)
+    }
+
+    @Test func decodesStringsAsTheParserDoes() {
+        var values = HostileJSON(seed: 0x5CA9_0003)
+        var breaker = DashXBlockGenerator(seed: 0x5CA9_0004)
+        var decoded = 0
+        let samples =
+            (0..<5_000).map { _ in JSONValue.string(values.string()).jsonString() }
+            + DashXBlockGenerator.strings + [#""\ud83d\udce6\u00e9\n\t\"\\\/""#, #""\u0000""#, #""a\u00""#]
+        for (i, text) in samples.enumerated() {
+            let text = i % 3 == 2 ? breaker.mutate(text) : text
+            var copy = text
+            let value = copy.withUTF8 { bytes -> String? in
+                guard var scanner = PlainJSONScanner(bytes, maximumDepth: 1) else { return nil }
+                guard let value = scanner.stringValue(), scanner.isAtEnd() else { return nil }
+                return value
+            }
+            guard let value else { continue }
+            decoded += 1
+            let parsed = try? JSONParser().parse(text)
+            #expect(parsed == .string(value), "\(text)")
+            #expect(parsed?.stringValue.map { Array($0.utf8) } == Array(value.utf8), "\(text)")
+        }
+        #expect(decoded > 3_000)
     }
 
     @Test func takesValidJSONAndRefusesTheRest() {

@@ -1477,6 +1477,13 @@ private struct Reader {
     }
 }
 
+/// Decodes the escapes of a string's text as the parser does (``Reader``'s
+/// `unescape(_:into:)`): `out` must have room for `text.count` bytes; the decoded length, or
+/// `nil` for an escape the parser refuses. For ``PlainJSONScanner``.
+func jsonUnescape(_ text: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+    Reader.unescape(text, into: out)
+}
+
 /// The high bit of each of the 8 bytes in `word` (little-endian) that equals `byte` (SWAR:
 /// the classic "has a zero byte" trick on `word ^ byte…`). Bytes above a match may be flagged
 /// falsely (the borrow), but the lowest flagged byte is always the first true match, and no

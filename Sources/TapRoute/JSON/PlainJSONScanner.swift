@@ -5,8 +5,8 @@
 /// It takes only what it can read exactly as ``JSONParser`` reads it — whitespace, objects,
 /// arrays, literals and numbers as RFC 8259 writes them, strings whose escapes are valid
 /// (a `\u` surrogate only in a pair), nesting within ``maximumDepth`` counted as the parser
-/// counts it — and answers `nil` (or `false`) for anything else: an escape in a key or in a
-/// string whose text is asked for, a control byte, invalid JSON, nesting too deep. `nil`
+/// counts it — and answers `nil` (or `false`) for anything else: an escaped key, a lone
+/// surrogate, a control byte, invalid JSON, nesting too deep. `nil`
 /// means "not read here", not "invalid": the caller then reads the same text with
 /// ``JSONParser``, which gives the value or the error. So a fast path built on it needs no
 /// error messages of its own, and never accepts what the parser would refuse.
@@ -140,10 +140,19 @@ package struct PlainJSONScanner {
         return nil
     }
 
-    /// The string at the scanner, built, when ``plainString()`` reads it.
-    package mutating func plainStringValue() -> String? {
-        guard let bytes = plainString() else { return nil }
-        return Self.string(bytes)
+    /// The string at the scanner with its escapes decoded as ``JSONParser`` decodes them,
+    /// the scanner moved past it; `nil` for a string ``skipString()`` does not take.
+    package mutating func stringValue() -> String? {
+        guard peek() == UInt8(ascii: "\"") else { return nil }
+        if let plain = plainString() { return Self.string(plain) }
+        let open = position
+        guard skipString() else { return nil }
+        // Between the quotes; escapes never lengthen the text, so that bounds the decoded one.
+        let content = UnsafeBufferPointer(start: base + open + 1, count: position &- open &- 2)
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: content.count) { out -> String? in
+            guard let length = jsonUnescape(content, into: out) else { return nil }
+            return Self.string(UnsafeBufferPointer(rebasing: out[0..<length]))
+        }
     }
 
     /// `bytes` (from this scanner's text, so valid UTF-8) as a `String`.

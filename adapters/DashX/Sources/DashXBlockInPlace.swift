@@ -10,12 +10,13 @@ import TapRoute
 /// reads it exactly so: every field of the kind its SDKs expect (``FieldNames/stringKeys``
 /// strings or `null`, `rich_landing` a Boolean, `"true"`, `"false"` or `null`), the required
 /// `id`, `title` and `body` present, no key of the other case convention, `screen_data` an
-/// object of strings, every action button an object with a string `identifier` and `label`,
-/// no URL with whitespace to trim, no key read twice, and nothing the scanner does not take
-/// (an escape in a string whose text is kept, JSON nesting past `limits.maxDepth`). For
-/// anything else ``read(_:maximumDepth:)`` gives `nil` and the adapter reads the block as a tree, which says
-/// what is wrong. A test holds the two paths to the same result on every vector and on
-/// thousands of generated and broken blocks (`DashXBlockInPlaceTests`).
+/// object of strings (in place or as JSON text), every action button an object with a string
+/// `identifier` and `label`, no URL with whitespace to trim, no key read twice, and nothing
+/// the scanner does not take (an escaped key, a lone surrogate, JSON nesting past
+/// `limits.maxDepth`). For anything else ``read(_:maximumDepth:)`` gives `nil` and the adapter
+/// reads the block as a tree, which says what is wrong. A test holds the two paths to the
+/// same result on every vector and on thousands of generated and broken blocks
+/// (`DashXBlockInPlaceTests`).
 struct DashXBlockInPlace {
     /// One object's navigation fields as read (see ``DashXFields``).
     struct Fields {
@@ -135,7 +136,7 @@ struct DashXBlockInPlace {
             seen |= 1 << index
             switch topKey {
             case .id:
-                guard let value = scanner.plainStringValue() else { return nil }
+                guard let value = scanner.stringValue() else { return nil }
                 id = value
             case .title, .body:
                 guard scanner.skipString() else { return nil }
@@ -170,7 +171,7 @@ struct DashXBlockInPlace {
     /// A string or `null` (`.some(nil)`); `nil` for anything else.
     private static func optionalString(_ scanner: inout PlainJSONScanner) -> String?? {
         if scanner.skipLiteral("null") { return .some(nil) }
-        guard let value = scanner.plainStringValue() else { return nil }
+        guard let value = scanner.stringValue() else { return nil }
         return .some(value)
     }
 
@@ -194,10 +195,27 @@ struct DashXBlockInPlace {
         return nil
     }
 
-    /// Screen parameters from an object of strings in the object at `depth`, or `null` (none);
-    /// `nil` for anything else (a value to convert, a key read twice, JSON in a string).
+    /// Screen parameters from an object of strings in the object at `depth` — written in
+    /// place, or held as JSON text in a string (read under `limits.maxDepth` counted from
+    /// where the string is, as ``TapRoute/PayloadReader/object(_:heldAt:)`` reads it) — or
+    /// `null` (none); `nil` for anything else (a value to convert, a key read twice, text that
+    /// is not such an object).
     private static func parameters(_ scanner: inout PlainJSONScanner, depth: Int) -> ScreenParameters? {
-        if scanner.skipLiteral("null") { return [:] }
+        if scanner.skipLiteral("null") { return ScreenParameters(uniqueNames: []) }
+        guard scanner.peek() == UInt8(ascii: "\"") else { return parameterObject(&scanner, depth: depth) }
+        guard var held = scanner.stringValue() else { return nil }
+        let maximumDepth = Swift.max(0, scanner.maximumDepth - depth)
+        return held.withUTF8 { bytes -> ScreenParameters? in
+            guard var inner = PlainJSONScanner(bytes, maximumDepth: maximumDepth),
+                let parameters = parameterObject(&inner, depth: 0), inner.isAtEnd()
+            else { return nil }
+            return parameters
+        }
+    }
+
+    /// Screen parameters from the object of strings at the scanner, in the object or array at
+    /// `depth`; `nil` for anything else.
+    private static func parameterObject(_ scanner: inout PlainJSONScanner, depth: Int) -> ScreenParameters? {
         guard scanner.beginObject(depth: depth + 1) else { return nil }
         var pairs: [ScreenParameters.Element] = []
         var first = true
@@ -211,7 +229,7 @@ struct DashXBlockInPlace {
             guard pairs.count < JSONObject.indexThreshold else { return nil }
             let name = PlainJSONScanner.string(key)
             guard !pairs.contains(where: { $0.name.utf8.elementsEqual(name.utf8) }),
-                let value = scanner.plainStringValue()
+                let value = scanner.stringValue()
             else { return nil }
             if pairs.capacity == 0 { pairs.reserveCapacity(4) }
             pairs.append((name: name, value: value))
@@ -254,10 +272,10 @@ struct DashXBlockInPlace {
             seen |= 1 << index
             switch buttonKey {
             case .identifier:
-                guard let value = scanner.plainStringValue() else { return nil }
+                guard let value = scanner.stringValue() else { return nil }
                 id = value
             case .label:
-                guard let value = scanner.plainStringValue() else { return nil }
+                guard let value = scanner.stringValue() else { return nil }
                 label = value
             case .icon:
                 guard scanner.skipLiteral("null") || scanner.skipString() else { return nil }
