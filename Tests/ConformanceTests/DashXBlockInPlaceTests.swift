@@ -204,20 +204,12 @@ import Testing
 /// Random DashX blocks as JSON text: every key the adapter reads, in both conventions, and
 /// unknown ones, each with a value of a kind picked from those the fields take and those they
 /// do not, with whitespace, escapes, repeated keys and a broken byte now and then.
-struct DashXBlockGenerator: RandomNumberGenerator {
-    private var state: UInt64
+struct DashXBlockGenerator {
+    private var random: SplitMix64
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { random = SplitMix64(seed: seed) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    private mutating func below(_ n: Int) -> Int { n <= 1 ? 0 : Int(next() % UInt64(n)) }
+    private mutating func below(_ n: Int) -> Int { n <= 1 ? 0 : Int(random.next() % UInt64(n)) }
     private mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
     private mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
 
@@ -294,8 +286,8 @@ struct DashXBlockGenerator: RandomNumberGenerator {
     private mutating func object(keys: [String], required: [String]) -> String {
         var chosen = required.filter { _ in plain || chance(92) }
         for key in keys where !chosen.contains(key) && chance(plain ? 40 : 30) { chosen.append(key) }
-        if chance(8), let again = chosen.randomElement(using: &self) { chosen.append(again) }
-        chosen.shuffle(using: &self)
+        if chance(8), let again = chosen.randomElement(using: &random) { chosen.append(again) }
+        chosen.shuffle(using: &random)
         let members = chosen.map { key in
             "\(whitespace())\"\(key)\"\(whitespace()):\(whitespace())\(value(forKey: key))\(whitespace())"
         }

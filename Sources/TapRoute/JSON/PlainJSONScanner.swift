@@ -114,20 +114,26 @@ package struct PlainJSONScanner {
 
     // MARK: - Values
 
+    /// The first position from `p` that may hold a quote, a backslash or a control byte,
+    /// found eight bytes at a time: the first such byte, or where fewer than eight bytes are
+    /// left (the caller reads those one by one).
+    @inline(__always)
+    private func passPlainRun(from p: Int) -> Int {
+        var p = p
+        while p &+ 8 <= count {
+            let special = jsonStringSpecialBytes(UInt64(littleEndian: UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self)))
+            if special != 0 { return p &+ special.trailingZeroBitCount &>> 3 }
+            p &+= 8
+        }
+        return p
+    }
+
     /// The string at the scanner (its opening quote, after whitespace) when it has no escape
     /// and no control byte: its bytes between the quotes, the scanner moved past it.
     package mutating func plainString() -> UnsafeBufferPointer<UInt8>? {
         guard peek() == UInt8(ascii: "\"") else { return nil }
         let start = position &+ 1
-        var p = start
-        while p &+ 8 <= count {
-            let special = jsonStringSpecialBytes(UInt64(littleEndian: UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self)))
-            if special != 0 {
-                p &+= special.trailingZeroBitCount &>> 3
-                break
-            }
-            p &+= 8
-        }
+        var p = passPlainRun(from: start)
         while p < count {
             let b = base[p]
             if b == UInt8(ascii: "\"") {
@@ -167,14 +173,7 @@ package struct PlainJSONScanner {
         guard peek() == UInt8(ascii: "\"") else { return false }
         var p = position &+ 1
         while true {
-            while p &+ 8 <= count {
-                let special = jsonStringSpecialBytes(UInt64(littleEndian: UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self)))
-                if special != 0 {
-                    p &+= special.trailingZeroBitCount &>> 3
-                    break
-                }
-                p &+= 8
-            }
+            p = passPlainRun(from: p)
             guard p < count else { return false }
             let b = base[p]
             if b == UInt8(ascii: "\"") {

@@ -49,56 +49,72 @@ struct DashXBlockInPlace {
     /// The action buttons, in order, each with the destination its own fields lead to.
     let buttons: [Interaction.Button]
 
-    /// The top-level keys, numbered as ``TopKey`` numbers them, then the keys of the other
-    /// convention (``FieldNames/otherCase``), which the reference path warns about.
-    static let topKeys = PlainJSONScanner.Keys(
-        TopKey.allCases.map(\.name) + FieldNames.topLevel.otherCase.map(\.ignored)
-    )
-    /// A button's keys, as ``topKeys``.
-    static let buttonKeys = PlainJSONScanner.Keys(
-        ButtonKey.allCases.map(\.name) + FieldNames.button.otherCase.map(\.ignored)
-    )
+    /// What a key holds, and how the fast path reads it.
+    enum Role {
+        /// The notification's `id` or a button's `identifier`: a string.
+        case id
+        /// A button's `label`: a string.
+        case label
+        /// The notification's `title` or `body`: a string, read for its kind only.
+        case requiredText
+        /// `image`, `interruption_level`, a button's `icon`: a string or `null`, not read.
+        case optionalText
+        /// One of the navigation fields the notification and a button both have.
+        case navigation(Navigation)
+        /// The notification's `action_buttons`.
+        case actionButtons
+        /// A key of the other case convention, which the reference path warns about.
+        case otherCase
+    }
 
-    /// The top-level keys read.
-    enum TopKey: Int, CaseIterable {
-        case id, title, body, image, interruptionLevel, url, screenName, clickAction, screenData, richLanding, actionButtons
+    /// The navigation fields (see ``DashXFields``).
+    enum Navigation {
+        case url, screenName, clickAction, screenData, richLanding
+    }
 
-        /// The key as written.
-        var name: String {
-            switch self {
-            case .id: "id"
-            case .title: "title"
-            case .body: "body"
-            case .image: "image"
-            case .interruptionLevel: "interruption_level"
-            case .url: "url"
-            case .screenName: FieldNames.topLevel.screenName
-            case .clickAction: FieldNames.topLevel.clickAction
-            case .screenData: FieldNames.topLevel.screenData
-            case .richLanding: FieldNames.topLevel.richLanding
-            case .actionButtons: "action_buttons"
+    /// The keys of one kind of object and the role of each.
+    struct KeyTable {
+        /// The keys, numbered as ``roles``.
+        let keys: PlainJSONScanner.Keys
+        /// Each key's role.
+        let roles: [Role]
+        /// The bits of the keys that must be there (the notification's `id`, `title`, `body`).
+        let required: UInt32
+
+        init(_ entries: [(key: String, role: Role)], otherCase: [String], required requiredKeys: [String]) {
+            let all = entries + otherCase.map { (key: $0, role: Role.otherCase) }
+            keys = PlainJSONScanner.Keys(all.map(\.key))
+            roles = all.map(\.role)
+            required = entries.enumerated().reduce(0) { bits, entry in
+                requiredKeys.contains(entry.element.key) ? bits | 1 << UInt32(entry.offset) : bits
             }
+        }
+
+        /// The navigation keys as `names` spells them.
+        static func navigation(_ names: FieldNames) -> [(key: String, role: Role)] {
+            [
+                ("url", .navigation(.url)), (names.screenName, .navigation(.screenName)),
+                (names.clickAction, .navigation(.clickAction)), (names.screenData, .navigation(.screenData)),
+                (names.richLanding, .navigation(.richLanding)),
+            ]
         }
     }
 
-    /// A button's keys read.
-    enum ButtonKey: Int, CaseIterable {
-        case identifier, label, icon, url, screenName, clickAction, screenData, richLanding
-
-        /// The key as written.
-        var name: String {
-            switch self {
-            case .identifier: "identifier"
-            case .label: "label"
-            case .icon: "icon"
-            case .url: "url"
-            case .screenName: FieldNames.button.screenName
-            case .clickAction: FieldNames.button.clickAction
-            case .screenData: FieldNames.button.screenData
-            case .richLanding: FieldNames.button.richLanding
-            }
-        }
-    }
+    /// The notification's keys.
+    static let topKeys = KeyTable(
+        [
+            ("id", .id), ("title", .requiredText), ("body", .requiredText), ("image", .optionalText),
+            ("interruption_level", .optionalText), ("action_buttons", .actionButtons),
+        ] + KeyTable.navigation(.topLevel),
+        otherCase: FieldNames.topLevel.otherCase.map(\.ignored),
+        required: FieldNames.topLevel.requiredKeys
+    )
+    /// A button's keys.
+    static let buttonKeys = KeyTable(
+        [("identifier", .id), ("label", .label), ("icon", .optionalText)] + KeyTable.navigation(.button),
+        otherCase: FieldNames.button.otherCase.map(\.ignored),
+        required: ["identifier", "label"]
+    )
 
     /// Reads the block from `text` (the string `userInfo.dashx` holds), nesting at most
     /// `maximumDepth` levels (the block itself is level 1); `nil` when the reference path
@@ -108,64 +124,103 @@ struct DashXBlockInPlace {
         var text = text
         return text.withUTF8 { bytes -> DashXBlockInPlace? in
             guard var scanner = PlainJSONScanner(bytes, maximumDepth: maximumDepth) else { return nil }
-            guard let block = read(&scanner), scanner.isAtEnd() else { return nil }
-            return block
+            var id: String?
+            var label: String?
+            var fields = Fields()
+            var buttons: [Interaction.Button] = []
+            guard
+                readObject(
+                    &scanner,
+                    keys: topKeys,
+                    depth: 1,
+                    id: &id,
+                    label: &label,
+                    fields: &fields,
+                    buttons: &buttons
+                ),
+                scanner.isAtEnd(), let id
+            else { return nil }
+            return DashXBlockInPlace(id: id, fields: fields, buttons: buttons)
         }
     }
 
-    /// The block at the scanner (an object at depth 1).
-    private static func read(_ scanner: inout PlainJSONScanner) -> DashXBlockInPlace? {
-        guard scanner.beginObject(depth: 1) else { return nil }
+    /// Reads the object at the scanner, at `depth` (the block 1, a button 3), by `table`,
+    /// into the variables given; `false` when a required key is missing or anything is for
+    /// the reference path. (The caller's variables rather than a struct returned: the struct
+    /// was copied out and destroyed, about 400 instructions an object, measured.)
+    private static func readObject(
+        _ scanner: inout PlainJSONScanner,
+        keys table: KeyTable,
+        depth: Int,
+        id: inout String?,
+        label: inout String?,
+        fields: inout Fields,
+        buttons: inout [Interaction.Button]
+    ) -> Bool {
+        guard scanner.beginObject(depth: depth) else { return false }
         var seen: UInt32 = 0
-        var id: String?
-        var fields = Fields()
-        var buttons: [Interaction.Button] = []
         var first = true
         while true {
-            guard let next = scanner.nextKey(first: first) else { return nil }
+            guard let next = scanner.nextKey(first: first) else { return false }
             first = false
             guard let key = next else { break }
-            guard let index = topKeys.index(of: key) else {
+            guard let index = table.keys.index(of: key) else {
                 // A key the adapter does not read: any value.
-                guard scanner.skipValue(depth: 1) else { return nil }
+                guard scanner.skipValue(depth: depth) else { return false }
                 continue
             }
-            // A key of the other convention, or one read twice (the reference keeps the last
-            // value), is for the reference path.
-            guard let topKey = TopKey(rawValue: index), seen & (1 << index) == 0 else { return nil }
+            // A key read twice (the reference keeps the last value) is for the reference path.
+            guard seen & (1 << index) == 0 else { return false }
             seen |= 1 << index
-            switch topKey {
+            switch table.roles[index] {
             case .id:
-                guard let value = scanner.stringValue() else { return nil }
+                guard let value = scanner.stringValue() else { return false }
                 id = value
-            case .title, .body:
-                guard scanner.skipString() else { return nil }
-            case .image, .interruptionLevel:
-                guard scanner.skipLiteral("null") || scanner.skipString() else { return nil }
-            case .url:
-                guard let url = optionalURL(&scanner) else { return nil }
-                fields.url = url
-            case .screenName:
-                guard let value = optionalString(&scanner) else { return nil }
-                fields.screenName = value
-            case .clickAction:
-                guard let value = optionalString(&scanner) else { return nil }
-                fields.clickAction = value
-            case .screenData:
-                guard let parameters = parameters(&scanner, depth: 1) else { return nil }
-                fields.parameters = parameters
-            case .richLanding:
-                guard let flag = richLanding(&scanner) else { return nil }
-                fields.richLanding = flag
+            case .label:
+                guard let value = scanner.stringValue() else { return false }
+                label = value
+            case .requiredText:
+                guard scanner.skipString() else { return false }
+            case .optionalText:
+                guard scanner.skipLiteral("null") || scanner.skipString() else { return false }
+            case .navigation(let field):
+                guard readNavigation(field, &scanner, into: &fields, depth: depth) else { return false }
             case .actionButtons:
-                guard let list = actionButtons(&scanner) else { return nil }
+                guard let list = actionButtons(&scanner) else { return false }
                 buttons = list
+            case .otherCase:
+                return false
             }
         }
-        // `title` and `body` are required too (read for their kind only).
-        let required: UInt32 = 1 << TopKey.id.rawValue | 1 << TopKey.title.rawValue | 1 << TopKey.body.rawValue
-        guard seen & required == required, let id else { return nil }
-        return DashXBlockInPlace(id: id, fields: fields, buttons: buttons)
+        return seen & table.required == table.required
+    }
+
+    /// Reads the navigation field `field` of the object at `depth` into `fields`; `false`
+    /// when its value is for the reference path.
+    private static func readNavigation(
+        _ field: Navigation,
+        _ scanner: inout PlainJSONScanner,
+        into fields: inout Fields,
+        depth: Int
+    ) -> Bool {
+        switch field {
+        case .url:
+            guard let url = optionalURL(&scanner) else { return false }
+            fields.url = url
+        case .screenName:
+            guard let value = optionalString(&scanner) else { return false }
+            fields.screenName = value
+        case .clickAction:
+            guard let value = optionalString(&scanner) else { return false }
+            fields.clickAction = value
+        case .screenData:
+            guard let parameters = parameters(&scanner, depth: depth) else { return false }
+            fields.parameters = parameters
+        case .richLanding:
+            guard let flag = richLanding(&scanner) else { return false }
+            fields.richLanding = flag
+        }
+        return true
     }
 
     /// A string or `null` (`.some(nil)`); `nil` for anything else.
@@ -254,49 +309,14 @@ struct DashXBlockInPlace {
 
     /// One action button (an object at depth 3).
     private static func button(_ scanner: inout PlainJSONScanner) -> Interaction.Button? {
-        guard scanner.beginObject(depth: 3) else { return nil }
-        var seen: UInt32 = 0
         var id: String?
         var label: String?
         var fields = Fields()
-        var first = true
-        while true {
-            guard let next = scanner.nextKey(first: first) else { return nil }
-            first = false
-            guard let key = next else { break }
-            guard let index = buttonKeys.index(of: key) else {
-                guard scanner.skipValue(depth: 3) else { return nil }
-                continue
-            }
-            guard let buttonKey = ButtonKey(rawValue: index), seen & (1 << index) == 0 else { return nil }
-            seen |= 1 << index
-            switch buttonKey {
-            case .identifier:
-                guard let value = scanner.stringValue() else { return nil }
-                id = value
-            case .label:
-                guard let value = scanner.stringValue() else { return nil }
-                label = value
-            case .icon:
-                guard scanner.skipLiteral("null") || scanner.skipString() else { return nil }
-            case .url:
-                guard let url = optionalURL(&scanner) else { return nil }
-                fields.url = url
-            case .screenName:
-                guard let value = optionalString(&scanner) else { return nil }
-                fields.screenName = value
-            case .clickAction:
-                guard let value = optionalString(&scanner) else { return nil }
-                fields.clickAction = value
-            case .screenData:
-                guard let parameters = parameters(&scanner, depth: 3) else { return nil }
-                fields.parameters = parameters
-            case .richLanding:
-                guard let flag = richLanding(&scanner) else { return nil }
-                fields.richLanding = flag
-            }
-        }
-        guard let id, let label else { return nil }
+        var buttons: [Interaction.Button] = []
+        guard
+            readObject(&scanner, keys: buttonKeys, depth: 3, id: &id, label: &label, fields: &fields, buttons: &buttons),
+            let id, let label
+        else { return nil }
         return Interaction.Button(id: id, label: label, destination: fields.destination)
     }
 }
