@@ -6,10 +6,10 @@
 /// arrays, literals and numbers as RFC 8259 writes them, strings whose escapes are valid
 /// (a `\u` surrogate only in a pair), nesting within ``maximumDepth`` counted as the parser
 /// counts it — and answers `nil` (or `false`) for anything else: an escaped key, a lone
-/// surrogate, a control byte, invalid JSON, nesting too deep. `nil`
-/// means "not read here", not "invalid": the caller then reads the same text with
-/// ``JSONParser``, which gives the value or the error. So a fast path built on it needs no
-/// error messages of its own, and never accepts what the parser would refuse.
+/// surrogate, a control byte, invalid JSON, nesting too deep. `nil` means "not read here",
+/// not "invalid": the caller then reads the same text with ``JSONParser``, which gives the
+/// value or the error. So a fast path built on it needs no error messages of its own, and
+/// never accepts what the parser would refuse.
 ///
 /// The bytes must be valid UTF-8 (a `String`'s): the scanner does not check them.
 package struct PlainJSONScanner {
@@ -24,7 +24,7 @@ package struct PlainJSONScanner {
     package let maximumDepth: Int
 
     /// A scanner of `text`, which must be valid UTF-8 and must outlive the scanner; `nil`
-    /// for an empty buffer.
+    /// when the buffer has no address (as an empty one may not).
     package init?(_ text: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
         guard let base = text.baseAddress else { return nil }
         self.base = base
