@@ -177,6 +177,25 @@ import Testing
         #expect(readAt == [Array(6...10), Array(6...10), Array(4...10)])
     }
 
+    @Test func deepAndLargeBlocksReadTheSameBothWays() {
+        // An unread key nesting to the limit and past it, under the default and the highest
+        // limits, and a block with 50,000 unread members: the scanner's skipping recurses once
+        // a level, no deeper than the limit, and reads each member once.
+        func block(nesting levels: Int) -> String {
+            let deep = String(repeating: "[", count: levels) + String(repeating: "]", count: levels)
+            return #"{"id":"n","title":"t","body":"b","url":"https://a.example/","extra":"# + deep + "}"
+        }
+        // The block is level 1 below `userInfo` (depth 2): an array at level `k` of the block is
+        // at depth 2 + k, so `extra` may nest `maxDepth − 3` levels.
+        for (maxDepth, levels, inPlace) in [(128, 125, true), (128, 126, false), (512, 509, true), (512, 510, false)] {
+            let read = Self.expectSameBothWays(Self.notification(block: block(nesting: levels)), limits: Limits(maxDepth: maxDepth))
+            #expect(read == inPlace, "maxDepth \(maxDepth), \(levels) levels")
+        }
+        let members = (0..<50_000).map { #""k\#($0)":\#($0)"# }.joined(separator: ",")
+        let large = #"{"id":"n","title":"t","body":"b","url":"https://a.example/","# + members + "}"
+        #expect(Self.expectSameBothWays(Self.notification(block: large)))
+    }
+
     @Test func repeatedKeysReadTheSameBothWays() {
         // The reference keeps a repeated key's last value at its first position.
         let blocks = [
