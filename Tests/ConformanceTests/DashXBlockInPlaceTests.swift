@@ -68,6 +68,26 @@ import Testing
         )
     }
 
+    @Test func everyKeyTheTreeReadingChecksHasARole() {
+        // A key the tree reading checks but the in-place table does not know would be skipped
+        // as unread, its warning lost: every such key must be in the table.
+        func known(_ key: String, in table: DashXBlockInPlace.KeyTable) -> Bool {
+            var key = key
+            return key.withUTF8 { table.keys.index(of: $0) } != nil
+        }
+        for (names, table) in [(FieldNames.topLevel, DashXBlockInPlace.topKeys), (FieldNames.button, DashXBlockInPlace.buttonKeys)] {
+            let checked =
+                names.stringKeys + names.requiredKeys + names.otherCase.map(\.ignored)
+                + [names.screenName, names.screenData, names.richLanding, names.clickAction, "url"]
+            for key in checked { #expect(known(key, in: table), "\(key)") }
+        }
+        for key in ["action_buttons", "identifier", "label"] {
+            #expect(known(key, in: DashXBlockInPlace.topKeys) || known(key, in: DashXBlockInPlace.buttonKeys), "\(key)")
+        }
+        #expect(DashXBlockInPlace.topKeys.required.nonzeroBitCount == FieldNames.topLevel.requiredKeys.count)
+        #expect(DashXBlockInPlace.buttonKeys.required.nonzeroBitCount == 2)
+    }
+
     @Test func theTypicalBlockIsReadInPlace() throws {
         let text = #"""
             {"id":"6f1c2a9e","title":"Your order has shipped","body":"Track parcel 1Z999.","url":"https://shop.example.com/track/1Z999",
