@@ -218,31 +218,21 @@ package struct PlainJSONScanner {
     }
 
     /// Moves past the number at the scanner when it is RFC 8259's syntax (§6), as
-    /// ``JSONParser`` reads it.
+    /// ``JSONParser`` reads it: the run of bytes a number may hold, checked whole by
+    /// ``JSONNumber``. (A run that is a valid number followed by more such bytes is refused
+    /// here and by the parser alike: none of them may follow a value.)
     package mutating func skipNumber() -> Bool {
         skipWhitespace()
-        @inline(__always) func isDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
         var p = position
-        if p < count, base[p] == UInt8(ascii: "-") { p &+= 1 }
-        guard p < count else { return false }
-        if base[p] == UInt8(ascii: "0") {
+        while p < count {
+            let b = base[p]
+            guard
+                b &- 0x30 < 10 || b == UInt8(ascii: "-") || b == UInt8(ascii: "+") || b == UInt8(ascii: ".")
+                    || b | 0x20 == UInt8(ascii: "e")
+            else { break }
             p &+= 1
-        } else if isDigit(base[p]) {
-            while p < count, isDigit(base[p]) { p &+= 1 }
-        } else {
-            return false
         }
-        if p < count, base[p] == UInt8(ascii: ".") {
-            p &+= 1
-            guard p < count, isDigit(base[p]) else { return false }
-            while p < count, isDigit(base[p]) { p &+= 1 }
-        }
-        if p < count, base[p] | 0x20 == UInt8(ascii: "e") {
-            p &+= 1
-            if p < count, base[p] == UInt8(ascii: "+") || base[p] == UInt8(ascii: "-") { p &+= 1 }
-            guard p < count, isDigit(base[p]) else { return false }
-            while p < count, isDigit(base[p]) { p &+= 1 }
-        }
+        guard JSONNumber.isValid(UnsafeBufferPointer(start: base + position, count: p &- position)) else { return false }
         position = p
         return true
     }

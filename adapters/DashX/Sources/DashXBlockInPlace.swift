@@ -18,34 +18,10 @@ import TapRoute
 /// same result on every vector and on thousands of generated and broken blocks
 /// (`DashXBlockInPlaceTests`).
 struct DashXBlockInPlace {
-    /// One object's navigation fields as read (see ``DashXFields``).
-    struct Fields {
-        /// The screen name, untrimmed.
-        var screenName: String?
-        /// The screen parameters, from an object of strings.
-        var parameters = ScreenParameters(uniqueNames: [])
-        /// The URL, trimmed; `nil` when absent, `null` or blank.
-        var url: String?
-        /// Whether the rich-landing flag is set.
-        var richLanding = false
-        /// The click action, untrimmed.
-        var clickAction: String?
-
-        /// The destination, as ``DashXFields/resolve(using:)`` makes it from the same fields.
-        var destination: Destination {
-            if let name = screenName.flatMap(PayloadReader.trimmedNonEmpty) {
-                return .screen(name: name, parameters: parameters)
-            }
-            if let url { return .url(url, target: richLanding ? .inAppBrowser : .external) }
-            if let action = clickAction.flatMap(PayloadReader.trimmedNonEmpty) { return .clickAction(action) }
-            return .app
-        }
-    }
-
     /// The notification's `id`.
     let id: String
     /// The notification's own fields.
-    let fields: Fields
+    let fields: DashXNavigation
     /// The action buttons, in order, each with the destination its own fields lead to.
     let buttons: [Interaction.Button]
 
@@ -126,7 +102,7 @@ struct DashXBlockInPlace {
             guard var scanner = PlainJSONScanner(bytes, maximumDepth: maximumDepth) else { return nil }
             var id: String?
             var label: String?
-            var fields = Fields()
+            var fields = DashXNavigation()
             var buttons: [Interaction.Button] = []
             guard
                 readObject(
@@ -154,7 +130,7 @@ struct DashXBlockInPlace {
         depth: Int,
         id: inout String?,
         label: inout String?,
-        fields: inout Fields,
+        fields: inout DashXNavigation,
         buttons: inout [Interaction.Button]
     ) -> Bool {
         guard scanner.beginObject(depth: depth) else { return false }
@@ -200,7 +176,7 @@ struct DashXBlockInPlace {
     private static func readNavigation(
         _ field: Navigation,
         _ scanner: inout PlainJSONScanner,
-        into fields: inout Fields,
+        into fields: inout DashXNavigation,
         depth: Int
     ) -> Bool {
         switch field {
@@ -311,7 +287,7 @@ struct DashXBlockInPlace {
     private static func button(_ scanner: inout PlainJSONScanner) -> Interaction.Button? {
         var id: String?
         var label: String?
-        var fields = Fields()
+        var fields = DashXNavigation()
         var buttons: [Interaction.Button] = []
         guard
             readObject(&scanner, keys: buttonKeys, depth: 3, id: &id, label: &label, fields: &fields, buttons: &buttons),

@@ -197,16 +197,18 @@ struct DashXFields: Sendable {
     /// an in-app browser; `url` → the URL; `click_action` (trimmed, non-empty) → click
     /// action; nothing → the app.
     func resolve(using reader: inout PayloadReader) -> Destination {
+        // Read as the order needs them: the parameters only with a screen, the URL only
+        // without one (each may warn); the order itself is ``DashXNavigation/destination``'s.
+        var navigation = DashXNavigation()
         if let name = trimmedNonEmpty(names.screenName) {
-            return .screen(name: name, parameters: screenParameters(using: &reader))
+            navigation.screenName = name
+            navigation.parameters = screenParameters(using: &reader)
+        } else {
+            navigation.url = url(using: &reader)
+            navigation.richLanding = isRichLanding
+            navigation.clickAction = object[names.clickAction]?.stringValue
         }
-        if let url = url(using: &reader) {
-            return .url(url, target: isRichLanding ? .inAppBrowser : .external)
-        }
-        if let action = trimmedNonEmpty(names.clickAction) {
-            return .clickAction(action)
-        }
-        return .app
+        return navigation.destination
     }
 
     /// The `url`, trimmed (as Android does; the iOS SDK passes it to its URL parser as is),
@@ -281,5 +283,33 @@ struct DashXFields: Sendable {
         }
         // An object's keys differ: the pairs are taken as they are.
         return ScreenParameters(uniqueNames: parameters)
+    }
+}
+
+/// The navigation fields of the notification or of one action button, as read — by
+/// ``DashXFields`` from a value tree or by ``DashXBlockInPlace`` in place — and the destination
+/// they lead to, first match wins: `screen_name` (trimmed, non-empty) → screen; `rich_landing`
+/// and a `url` → the URL in an in-app browser; `url` → the URL; `click_action` (trimmed,
+/// non-empty) → click action; nothing → the app.
+struct DashXNavigation {
+    /// The screen name, trimmed or not.
+    var screenName: String?
+    /// The screen parameters.
+    var parameters = ScreenParameters(uniqueNames: [])
+    /// The URL, trimmed; `nil` when absent, `null` or blank.
+    var url: String?
+    /// Whether the rich-landing flag is set.
+    var richLanding = false
+    /// The click action, trimmed or not.
+    var clickAction: String?
+
+    /// The destination these fields lead to, before policy.
+    var destination: Destination {
+        if let name = screenName.flatMap(PayloadReader.trimmedNonEmpty) {
+            return .screen(name: name, parameters: parameters)
+        }
+        if let url { return .url(url, target: richLanding ? .inAppBrowser : .external) }
+        if let action = clickAction.flatMap(PayloadReader.trimmedNonEmpty) { return .clickAction(action) }
+        return .app
     }
 }
