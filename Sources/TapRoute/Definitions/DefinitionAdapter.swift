@@ -408,11 +408,18 @@ struct DContext {
     mutating func resolveInterned(_ id: DPathID) -> Found? {
         let named = plan.namedPaths[id.index]
         if named >= 0 { return namedValue(named).map { Found(value: $0, holderDepth: rootDepth) } }
-        guard id.slot >= 0, let keys = plan.rootKeys[id.index] else { return resolve(plan.paths[id.index]) }
-        guard let first = rootObject[keys.first] else { return nil }
-        guard let second = keys.second else { return Found(value: first, holderDepth: rootDepth) }
-        guard case .object(let inner) = first, let value = inner[second] else { return nil }
-        return Found(value: value, holderDepth: rootDepth + 1)
+        guard id.slot >= 0, plan.rootKeyCounts[id.index] != 0 else { return resolve(plan.paths[id.index]) }
+        return plan.rootKeysValue(id.index, in: rootObject).map { Found(value: $0.value, holderDepth: $0.nested ? rootDepth + 1 : rootDepth) }
+    }
+
+    /// The member `key` of `value` when it is an object (read where it is, the object not
+    /// copied: a `case .object(let o)` binding of a copy retains it).
+    @inline(__always)
+    static func member(_ key: String, of value: borrowing JSONValue) -> JSONValue? {
+        switch value {
+        case .object(let o): o[key]
+        default: nil
+        }
     }
 
     mutating func resolve(_ path: DPath) -> Found? {
@@ -852,11 +859,22 @@ struct DContext {
         }
         var out: [Interaction.Button] = []
         out.reserveCapacity(count)
-        var inner = self
-        // Paths inside buttons read from each button: nothing of theirs is cached (and the
-        // copy's writes would copy the cache).
-        inner.slots = DContext.noSlots
-        inner.baseDepth = found.holderDepth + 2
+        // The buttons are read by this run state itself, its base moved to each button, and
+        // what that changes put back afterwards: a copy of the state for them would retain and
+        // release every reference it holds. Paths inside buttons read from each button:
+        // nothing of theirs is cached (no predicate inside them is memoized, `memo`), and
+        // the memoized results are put back with the rest.
+        let saved = (base: base, baseDepth: baseDepth, key: key, slots: slots, memoHolds: memoHolds, memoFails: memoFails)
+        defer {
+            base = saved.base
+            baseDepth = saved.baseDepth
+            key = saved.key
+            slots = saved.slots
+            memoHolds = saved.memoHolds
+            memoFails = saved.memoFails
+        }
+        slots = DContext.noSlots
+        baseDepth = found.holderDepth + 2
         for index in 0..<count {
             let element: (key: String?, value: JSONValue)
             switch container {
@@ -864,11 +882,11 @@ struct DContext {
             case .object(let o): element = (o.storage[index].key, o.storage[index].value)
             default: return out
             }
-            inner.base = element.value
-            inner.key = element.key
+            base = element.value
+            key = element.key
             let id: String?
             if let idSpec = spec.id {
-                id = inner.string(idSpec, reader: &reader)
+                id = string(idSpec, reader: &reader)
             } else if let key = element.key {
                 id = key.isEmpty ? nil : key
             } else {
@@ -879,9 +897,10 @@ struct DContext {
                 reader.warn(.invalidActionButtons, "button \(name) has no id; it is left out")
                 continue
             }
-            let label = spec.label.flatMap { inner.string($0, reader: &reader) }
+            var label: String?
+            if let labelSpec = spec.label { label = string(labelSpec, reader: &reader) }
             var ignored: VendorBehavior?
-            let destination = inner.destination(spec.destination, reader: &reader, behavior: &ignored)
+            let destination = self.destination(spec.destination, reader: &reader, behavior: &ignored)
             out.append(Interaction.Button(id: id, label: label, destination: destination))
         }
         return out
@@ -990,15 +1009,12 @@ struct DRecognizer {
 
     /// The value at a path the plan marked readable in place.
     func value(_ id: DPathID) -> JSONValue? {
-        guard let keys = plan.rootKeys[id.index] else {
+        guard plan.rootKeyCounts[id.index] != 0 else {
             // The other paths `recognizesInPlace` admits: the root itself, and `@action`.
             if plan.paths[id.index].steps.isEmpty, plan.paths[id.index].base != .reference(.action) { return .object(root) }
             return action.map(JSONValue.string)
         }
-        guard let first = root[keys.first] else { return nil }
-        guard let second = keys.second else { return first }
-        guard case .object(let inner) = first else { return nil }
-        return inner[second]
+        return plan.rootKeysValue(id.index, in: root)?.value
     }
 
     /// Whether a leaf predicate holds for the value at its path (`nil`: missing). The one

@@ -35,6 +35,9 @@ final class DefinitionPlan: Sendable {
     /// those keys, read without the path's steps where the base is the root (outside
     /// `buttons`: a ``DPathID`` with a slot).
     let rootKeys: [DRootKeys?]
+    /// For each path of `paths`, how many keys its `rootKeys` entry has (0: none): plain data,
+    /// read without copying the keys.
+    let rootKeyCounts: [UInt8]
     /// The predicates and what they refer to.
     let predicates: [DPredicateNode]
     let literals: [DLiteral]
@@ -120,6 +123,7 @@ final class DefinitionPlan: Sendable {
             guard case .key(let second) = path.steps[1] else { return nil }
             return DRootKeys(first: first, second: second)
         }
+        self.rootKeyCounts = rootKeys.map { keys in keys.map { $0.second == nil ? 1 : 2 } ?? 0 }
         self.predicates = tables.nodes
         self.literals = tables.literals
         self.strings = tables.strings
@@ -349,6 +353,24 @@ struct DPathID: Sendable, Hashable {
 struct DRootKeys: Sendable {
     var first: String
     var second: String?
+}
+
+extension DefinitionPlan {
+    /// The value at path `index`, one of one or two keys (`rootKeyCounts[index]` > 0), under
+    /// `object`, and whether it sits in an object inside `object`; `nil` when it is missing.
+    ///
+    /// The keys are read where the plan keeps them and the object on the way is not copied:
+    /// copying either counts references (the keys a call each, the object an atomic).
+    @inline(__always)
+    func rootKeysValue(_ index: Int, in object: JSONObject) -> (value: JSONValue, nested: Bool)? {
+        rootKeys.withUnsafeBufferPointer { all -> (value: JSONValue, nested: Bool)? in
+            guard let i = object.position(of: all[index].unsafelyUnwrapped.first) else { return nil }
+            if rootKeyCounts[index] == 1 { return (object.storage[i].value, false) }
+            return DContext.member(all[index].unsafelyUnwrapped.second.unsafelyUnwrapped, of: object.storage[i].value).map {
+                ($0, true)
+            }
+        }
+    }
 }
 
 /// A compiled path.
@@ -740,12 +762,20 @@ struct DBehaviorRule: Sendable {
     var behavior: VendorBehavior
 }
 
-/// The buttons.
-struct DButtons: Sendable {
-    var from: DPath
-    var id: DValue?
-    var label: DValue?
-    var destination: DDestinationRules
+/// The buttons: a class, so that a run reads the spec where the plan keeps it (a struct
+/// read out of the plan retains and releases each of its references).
+final class DButtons: Sendable {
+    let from: DPath
+    let id: DValue?
+    let label: DValue?
+    let destination: DDestinationRules
+
+    init(from: DPath, id: DValue?, label: DValue?, destination: DDestinationRules) {
+        self.from = from
+        self.id = id
+        self.label = label
+        self.destination = destination
+    }
 }
 
 /// Ordered destination rules, with each rule's `when` kept as plain data so that trying the
