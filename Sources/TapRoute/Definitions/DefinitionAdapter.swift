@@ -773,50 +773,56 @@ struct DContext {
 
     mutating func destination(_ list: DDestinationRules, reader: inout PayloadReader, behavior: inout VendorBehavior?) -> Destination {
         for index in list.whens.indices where applies(list.whens[index]) {
-            let rule = list.rules[index]
-            let result: Destination?
-            switch rule.kind {
-            case .app: result = .app
-            case .none: result = Destination.none
-            case .button:
-                result = action.flatMap { id in buttons.first { $0.id == id }?.destination }
-            case .clickAction:
-                result = rule.value.flatMap { string($0, reader: &reader) }.map(Destination.clickAction)
-            case .screen:
-                if let spec = rule.value, let name = string(spec, reader: &reader) {
-                    var pairs: [(String, String)] = []
-                    for (pname, pspec) in rule.parameters {
-                        if let v = string(pspec, reader: &reader) { pairs.append((pname, v)) }
-                    }
-                    result = .screen(
-                        name: name,
-                        parameters: ScreenParameters(pairs),
-                        url: rule.screenURL.flatMap { string($0, reader: &reader) }
-                    )
-                } else {
-                    result = nil
-                }
-            case .url:
-                var target = rule.fixedTarget
-                if let targetSpec = rule.target, case .string(let t)? = evaluate(targetSpec, reader: &reader),
-                    let parsed = URLTarget(rawValue: t)
-                {
-                    target = parsed
-                }
-                result = rule.value.flatMap { url($0, rule: rule, reader: &reader) }.map { .url($0, target: target) }
-            }
-            if let result {
-                if let w = rule.warn { reader.warn(w.code, render(w.message, extras: .none)) }
-                if case .url = result { behavior = rule.behavior } else if rule.behavior != nil { behavior = rule.behavior }
-                return result
-            }
-            switch rule.ifAbsent {
+            // The rule is passed as the list holds it (bound to a local, it would be retained
+            // and released).
+            if let result = destination(by: list.rules[index], reader: &reader, behavior: &behavior) { return result }
+            switch list.rules[index].ifAbsent {
             case .next: continue
             case .app: return .app
             case .none: return .none
             }
         }
         return .app
+    }
+
+    /// The destination `rule` gives, its warning raised and its behaviour noted; `nil` when
+    /// the input has none for it (the rule's `ifAbsent` then says what follows).
+    mutating func destination(by rule: DDestinationRule, reader: inout PayloadReader, behavior: inout VendorBehavior?) -> Destination? {
+        let result: Destination?
+        switch rule.kind {
+        case .app: result = .app
+        case .none: result = Destination.none
+        case .button:
+            result = action.flatMap { id in buttons.first { $0.id == id }?.destination }
+        case .clickAction:
+            result = rule.value.flatMap { string($0, reader: &reader) }.map(Destination.clickAction)
+        case .screen:
+            if let spec = rule.value, let name = string(spec, reader: &reader) {
+                var pairs: [(String, String)] = []
+                for (pname, pspec) in rule.parameters {
+                    if let v = string(pspec, reader: &reader) { pairs.append((pname, v)) }
+                }
+                result = .screen(
+                    name: name,
+                    parameters: ScreenParameters(pairs),
+                    url: rule.screenURL.flatMap { string($0, reader: &reader) }
+                )
+            } else {
+                result = nil
+            }
+        case .url:
+            var target = rule.fixedTarget
+            if let targetSpec = rule.target, case .string(let t)? = evaluate(targetSpec, reader: &reader),
+                let parsed = URLTarget(rawValue: t)
+            {
+                target = parsed
+            }
+            result = rule.value.flatMap { url($0, rule: rule, reader: &reader) }.map { .url($0, target: target) }
+        }
+        guard let result else { return nil }
+        if let w = rule.warn { reader.warn(w.code, render(w.message, extras: .none)) }
+        if case .url = result { behavior = rule.behavior } else if rule.behavior != nil { behavior = rule.behavior }
+        return result
     }
 
     /// The URL a rule's value gives, raising its `problems` warnings.

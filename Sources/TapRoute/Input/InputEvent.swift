@@ -135,19 +135,20 @@ extension InputEvent {
         // `kind` and the payload, and an absent member is then not looked up.
         var present = PresentMembers()
         o.forEachKey { present.note($0) }
-        try self.init(kind: kindValue, members: ObjectEnvelope(object: o, present: present))
+        var members = ObjectEnvelope(object: o, present: present)
+        try self.init(kind: kindValue, members: &members)
     }
 
     /// Reads an envelope whose `kind` member is `kindValue` from its other `members`: an
     /// object's (``init(envelope:)``) or those a record's reader kept as it parsed them
     /// (``EnvelopeFields``), with the same outcome and the same errors.
-    init(kind kindValue: JSONValue, members: borrowing some EnvelopeMembers) throws(NormalizationError) {
+    init(kind kindValue: JSONValue, members: inout some EnvelopeMembers) throws(NormalizationError) {
         guard case .string(let kindName) = kindValue else {
             throw .invalidEnvelope("kind must be a string, got \(kindValue.typeDescription)", path: "$.kind")
         }
         func string(_ member: EnvelopeMember) throws(NormalizationError) -> String {
             let key = member.key
-            guard let value = members[member] else {
+            guard let value = members.take(member) else {
                 throw .invalidEnvelope("\(key) is required for kind '\(kindName)'", path: "$." + key)
             }
             guard case .string(let s) = value else {
@@ -164,7 +165,7 @@ extension InputEvent {
         }
         func object(_ member: EnvelopeMember) throws(NormalizationError) -> JSONObject {
             let key = member.key
-            guard let value = members[member] else {
+            guard let value = members.take(member) else {
                 throw .invalidEnvelope("\(key) is required for kind '\(kindName)'", path: "$." + key)
             }
             guard case .object(let object) = value else {
@@ -313,6 +314,14 @@ enum EnvelopeMember: UInt16 {
 protocol EnvelopeMembers {
     /// The value of `member`, if the envelope has it.
     subscript(member: EnvelopeMember) -> JSONValue? { get }
+    /// The value of `member`, if the envelope has it, for the event to keep: moved out where
+    /// the envelope's members are its own (``EnvelopeFields``), so that the event does not
+    /// retain what the envelope then releases. Each member is taken at most once.
+    mutating func take(_ member: EnvelopeMember) -> JSONValue?
+}
+
+extension EnvelopeMembers {
+    mutating func take(_ member: EnvelopeMember) -> JSONValue? { self[member] }
 }
 
 /// An envelope's members in its object, looked up by key when the object has them.
@@ -379,6 +388,19 @@ struct EnvelopeFields: EnvelopeMembers {
             case .automaticallyOpenDeeplinks: automaticallyOpenDeeplinks = newValue
             }
         }
+    }
+
+    mutating func take(_ member: EnvelopeMember) -> JSONValue? {
+        var taken: JSONValue?
+        switch member {
+        case .userInfo: swap(&taken, &userInfo)
+        case .url: swap(&taken, &url)
+        case .webpageURL: swap(&taken, &webpageURL)
+        case .message: swap(&taken, &message)
+        case .event: swap(&taken, &event)
+        default: return self[member]
+        }
+        return taken
     }
 }
 

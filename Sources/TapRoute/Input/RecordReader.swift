@@ -69,7 +69,8 @@ public struct RecordReader: Sendable {
             throw Self.refusal(error, record: record, line: line, column: column)
         }
         if let value { return try InputEvent(json: value) }
-        return try InputEvent(kind: fields.kind, members: fields)
+        let kind = fields.kind
+        return try InputEvent(kind: kind, members: &fields)
     }
 
     /// The parser this reader reads with.

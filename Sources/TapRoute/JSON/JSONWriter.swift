@@ -39,6 +39,12 @@ public struct JSONWriter: Sendable {
         for _ in 0..<min(indent, Self.maximumIndent) { out.append(0x20) }
     }
 
+    /// Appends the JSON text of the object `object` to `out` (as `write(.object(object))`,
+    /// without wrapping it in a value: that copy would retain and release its members).
+    package func write(object: JSONObject, into out: inout JSONOutputBuffer) {
+        write(object: object, into: &out, indent: 0)
+    }
+
     private func write(_ value: JSONValue, into out: inout JSONOutputBuffer, indent: Int) {
         switch value {
         case .null: out.append(literal: "null")
@@ -51,22 +57,31 @@ public struct JSONWriter: Sendable {
                 return
             }
             out.append(UInt8(ascii: "["))
-            // By index: iterating copies each element (a retain and a release).
-            for i in elements.indices {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                if pretty { newline(&out, indent + 2) }
-                write(elements[i], into: &out, indent: indent + 2)
+            // Read in place: iterating, or reading an element out of the array, copies it (a
+            // retain and a release of what it holds).
+            elements.withUnsafeBufferPointer { elements in
+                for i in elements.indices {
+                    if i > 0 { out.append(UInt8(ascii: ",")) }
+                    if pretty { newline(&out, indent + 2) }
+                    write(elements[i], into: &out, indent: indent + 2)
+                }
             }
             if pretty { newline(&out, indent) }
             out.append(UInt8(ascii: "]"))
         case .object(let object):
-            if object.isEmpty {
-                out.append(literal: "{}")
-                return
-            }
-            out.append(UInt8(ascii: "{"))
-            // By index: the object's iterator copies each key and value out of its member.
-            let members = object.storage
+            write(object: object, into: &out, indent: indent)
+        }
+    }
+
+    private func write(object: JSONObject, into out: inout JSONOutputBuffer, indent: Int) {
+        if object.isEmpty {
+            out.append(literal: "{}")
+            return
+        }
+        out.append(UInt8(ascii: "{"))
+        // Read in place: the object's iterator, or a member read out of its storage, copies
+        // each key and value.
+        object.storage.withUnsafeBufferPointer { members in
             for i in members.indices {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 if pretty { newline(&out, indent + 2) }
@@ -75,9 +90,9 @@ public struct JSONWriter: Sendable {
                 if pretty { out.append(0x20) }
                 write(members[i].value, into: &out, indent: indent + 2)
             }
-            if pretty { newline(&out, indent) }
-            out.append(UInt8(ascii: "}"))
         }
+        if pretty { newline(&out, indent) }
+        out.append(UInt8(ascii: "}"))
     }
 
     /// Whether any of the 8 bytes in `word` is a quote, a backslash or a control character.

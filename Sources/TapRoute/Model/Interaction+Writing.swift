@@ -33,11 +33,11 @@ extension Interaction {
         let writer = JSONWriter()
         if !payload.isEmpty {
             out.append(literal: #","payload":"#)
-            writer.write(.object(payload), into: &out)
+            writer.write(object: payload, into: &out)
         }
         if !tracking.isEmpty {
             out.append(literal: #","tracking":"#)
-            writer.write(.object(tracking), into: &out)
+            writer.write(object: tracking, into: &out)
         }
         if !buttons.isEmpty {
             out.append(literal: #","buttons":["#)
