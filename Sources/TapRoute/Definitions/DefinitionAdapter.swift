@@ -409,7 +409,8 @@ struct DContext {
         let named = plan.namedPaths[id.index]
         if named >= 0 { return namedValue(named).map { Found(value: $0, holderDepth: rootDepth) } }
         guard id.slot >= 0, plan.rootKeyCounts[id.index] != 0 else { return resolve(plan.paths[id.index]) }
-        return plan.rootKeysValue(id.index, in: rootObject).map { Found(value: $0.value, holderDepth: $0.nested ? rootDepth + 1 : rootDepth) }
+        guard let found = plan.rootKeysValue(id.index, in: rootObject) else { return nil }
+        return Found(value: found.value, holderDepth: found.nested ? rootDepth + 1 : rootDepth)
     }
 
     /// The member `key` of `value` when it is an object (read where it is, the object not
