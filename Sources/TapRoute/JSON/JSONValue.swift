@@ -405,6 +405,12 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
 
     /// Whether some key satisfies `predicate` (the keys are read in place, no member is
     /// copied).
+    /// Whether the object has a member `key` (matched as ``subscript(_:)`` matches), without
+    /// copying its value out (a lookup compared with `nil` retains and releases what it finds).
+    package func hasMember(_ key: String) -> Bool {
+        position(of: key) != nil
+    }
+
     package func containsKey(where predicate: (String) -> Bool) -> Bool {
         storage.contains { predicate($0.key) }
     }

@@ -64,7 +64,7 @@ public struct DashXAdapter: PayloadAdapter {
     /// Recognizes notifications whose `userInfo` has a `dashx` key.
     public func recognizes(_ input: InputEvent) -> Bool {
         guard case .notification(let userInfo, _, _) = input.kind else { return false }
-        return userInfo["dashx"] != nil
+        return userInfo.hasMember("dashx")
     }
 
     /// The keys of `userInfo` that are not the payload: iOS's `aps` and the DashX block.

@@ -22,7 +22,7 @@ extension TapTalkAdapter {
         let marks = pushKeys.marks(in: userInfo)
         if marks == 0 { return nil }
         if marks & 1 != 0, case .object(let data)? = userInfo["data"], case .object(let message)? = data["message"],
-            message["room"] != nil || message["localID"] != nil || message["messageID"] != nil
+            message.hasMember("room") || message.hasMember("localID") || message.hasMember("messageID")
         {
             return .iOS(message: message)
         }
@@ -66,7 +66,7 @@ extension TapTalkAdapter {
                 roomID = ""
             }
             destination = roomDestination(roomID, url: nil)
-            if !roomID.isEmpty, case .iOS(let m) = format, m["localID"] == nil {
+            if !roomID.isEmpty, case .iOS(let m) = format, !m.hasMember("localID") {
                 reader.warn(Self.missingLocalIDWarning(m))
             }
         }
