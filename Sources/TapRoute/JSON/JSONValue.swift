@@ -411,6 +411,19 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         position(of: key) != nil
     }
 
+    /// `body` of the UTF-8 bytes of the member `key` when it is a string, read where the
+    /// string keeps them (neither the value nor the string copied: each copy retains and
+    /// releases the string's storage); `nil` when there is no such member, it is not a string,
+    /// or its bytes are not contiguous (a bridged string).
+    @inlinable
+    package func withStringMember<Result>(_ key: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
+        guard let i = position(of: key) else { return nil }
+        return storage.withUnsafeBufferPointer { members -> Result? in
+            guard case .string(let text) = members[i].value else { return nil }
+            return text.utf8.withContiguousStorageIfAvailable(body)
+        }
+    }
+
     package func containsKey(where predicate: (String) -> Bool) -> Bool {
         storage.contains { predicate($0.key) }
     }

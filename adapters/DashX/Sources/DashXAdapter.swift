@@ -67,8 +67,12 @@ public struct DashXAdapter: PayloadAdapter {
         return userInfo.hasMember("dashx")
     }
 
-    /// The keys of `userInfo` that are not the payload: iOS's `aps` and the DashX block.
-    static let envelopeKeys = ["aps", "dashx"]
+    /// Whether `key` is one of `userInfo`'s keys that are not the payload: iOS's `aps` and the
+    /// DashX block. (Literals compared in place: a global list of them is reached through a
+    /// `swift_once` check and retained and released on every read.)
+    static func isEnvelopeKey(_ key: String) -> Bool {
+        key.hasSameUTF8(as: "aps") || key.hasSameUTF8(as: "dashx")
+    }
 
     /// Reads a DashX notification response.
     ///
@@ -76,19 +80,21 @@ public struct DashXAdapter: PayloadAdapter {
     /// destination `app` (`none` for a dismiss) with a `dashxUnreadable` warning.
     /// - Throws: `unrecognized` for any input that is not a notification with a `dashx` key.
     public func read(_ input: InputEvent, using reader: inout PayloadReader) throws(NormalizationError) -> AdapterResult {
-        guard case .notification(let userInfo, let action, let origin) = input.kind, let raw = userInfo["dashx"] else {
+        guard case .notification(let userInfo, let action, let origin) = input.kind, userInfo.hasMember("dashx") else {
             throw NormalizationError(
                 .unrecognized,
                 "the dashx adapter reads notifications whose userInfo has a 'dashx' key, not this \(input.kind.name)"
             )
         }
         let channel: Channel = origin == .local ? .local : .push
-        let payload = userInfo.removing(Self.envelopeKeys)
+        let payload = userInfo.removing(where: Self.isEnvelopeKey)
         let trigger = Trigger(notificationAction: action)
 
-        // Most blocks are JSON text with nothing to warn about: read in place.
-        if readsBlockInPlace, case .string(let text) = raw,
-            let block = DashXBlockInPlace.read(text, maximumDepth: Swift.max(0, reader.limits.maxDepth - Limits.payloadDepth))
+        // Most blocks are JSON text with nothing to warn about: read in place, where the
+        // record's tree holds the text.
+        let maximumDepth = Swift.max(0, reader.limits.maxDepth - Limits.payloadDepth)
+        if readsBlockInPlace,
+            let block = userInfo.withStringMember("dashx", { DashXBlockInPlace.read($0, maximumDepth: maximumDepth) }) ?? nil
         {
             return Self.result(
                 channel: channel,
@@ -102,7 +108,7 @@ public struct DashXAdapter: PayloadAdapter {
             )
         }
 
-        guard let block = Self.readBlock(raw, dismissed: trigger == .dismiss, using: &reader) else {
+        guard let raw = userInfo["dashx"], let block = Self.readBlock(raw, dismissed: trigger == .dismiss, using: &reader) else {
             return AdapterResult(
                 channel: channel,
                 trigger: trigger,

@@ -97,27 +97,32 @@ struct DashXBlockInPlace {
     /// is to read it (see the type's description). A function rather than an initializer:
     /// the block is returned as read, not copied into `self`.
     static func read(_ text: String, maximumDepth: Int) -> DashXBlockInPlace? {
-        var text = text
-        return text.withUTF8 { bytes -> DashXBlockInPlace? in
-            guard var scanner = PlainJSONScanner(bytes, maximumDepth: maximumDepth) else { return nil }
-            var id: String?
-            var label: String?
-            var fields = DashXNavigation()
-            var buttons: [Interaction.Button] = []
-            guard
-                readObject(
-                    &scanner,
-                    keys: topKeys,
-                    depth: 1,
-                    id: &id,
-                    label: &label,
-                    fields: &fields,
-                    buttons: &buttons
-                ),
-                scanner.isAtEnd(), let id
-            else { return nil }
-            return DashXBlockInPlace(id: id, fields: fields, buttons: buttons)
-        }
+        // Read where the string keeps its bytes: `withUTF8` would need a copy of the string
+        // (a retain and a release of its storage). A string without contiguous UTF-8 (a
+        // bridged one) is not read here.
+        text.utf8.withContiguousStorageIfAvailable { read($0, maximumDepth: maximumDepth) } ?? nil
+    }
+
+    /// ``read(_:maximumDepth:)`` of the block's UTF-8 bytes.
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) -> DashXBlockInPlace? {
+        guard var scanner = PlainJSONScanner(bytes, maximumDepth: maximumDepth) else { return nil }
+        var id: String?
+        var label: String?
+        var fields = DashXNavigation()
+        var buttons: [Interaction.Button] = []
+        guard
+            readObject(
+                &scanner,
+                keys: topKeys,
+                depth: 1,
+                id: &id,
+                label: &label,
+                fields: &fields,
+                buttons: &buttons
+            ),
+            scanner.isAtEnd(), let id
+        else { return nil }
+        return DashXBlockInPlace(id: id, fields: fields, buttons: buttons)
     }
 
     /// Reads the object at the scanner, at `depth` (the block 1, a button 3), by `table`,
