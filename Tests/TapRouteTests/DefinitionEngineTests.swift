@@ -272,6 +272,50 @@ import Testing
         #expect(untapped.trigger == .tap)
     }
 
+    /// The buttons are read by the run state itself, its base moved to each button: what a
+    /// rule reads after them reads the root again — paths of one or two keys, read from the
+    /// root's members, and longer ones, walked from the run's base — and the results of the
+    /// predicates kept before them still hold after.
+    @Test func whatFollowsTheButtonsReadsTheRootAgain() throws {
+        let adapter = try Self.adapter(
+            #"""
+            {"buttons": {"from": "acme.buttons", "id": "id",
+                         "destination": [{"when": {"exists": "data.links.main"}, "url": "data.links.main"}, "none"]},
+             "destination": [{"when": {"exists": "data.links.main"}, "url": "data.links.main"}, "app"],
+             "messageId": "id",
+             "warnings": [{"when": {"exists": "flag"}, "code": "w", "message": "first"},
+                          {"when": {"exists": "flag"}, "code": "w", "message": "second {data.links.main}"}],
+             "tracking": {"which": "id", "flagged": "flag", "main": "data.links.main"}}
+            """#
+        )
+        let input = try Self.push(
+            #"""
+            {"acme": {"buttons": [{"id": "a", "data": {"links": {"main": "https://a.example/1"}}},
+                                  {"id": "b", "data": {"links": {"main": "https://b.example/2"}}, "flag": true}]},
+             "id": "root", "data": {"links": {"main": "https://root.example/"}}, "flag": 1}
+            """#
+        )
+        var reader = PayloadReader()
+        let result = try adapter.read(input, using: &reader)
+        #expect(
+            result.buttons == [
+                Interaction.Button(id: "a", label: nil, destination: .url("https://a.example/1", target: .external)),
+                Interaction.Button(id: "b", label: nil, destination: .url("https://b.example/2", target: .external)),
+            ]
+        )
+        #expect(result.destination == .url("https://root.example/", target: .external))
+        #expect(result.messageId == "root")
+        #expect(result.tracking == ["which": "root", "flagged": 1, "main": "https://root.example/"])
+        #expect(reader.warnings.map(\.message) == ["first", "second https://root.example/"])
+        // Without a root link, the root's rule falls through to the app (a base left at the
+        // last button would find that button's link).
+        let noRootLink = try adapter.read(
+            try Self.push(#"{"acme": {"buttons": [{"id": "a", "data": {"links": {"main": "https://a.example/1"}}}]}, "id": "root"}"#)
+        )
+        #expect(noRootLink.destination == .app)
+        #expect(noRootLink.tracking == ["which": "root"])
+    }
+
     @Test func buttonsFromADictionaryByKey() throws {
         let adapter = try Self.adapter(
             #"{"buttons": {"from": "acme.actions", "label": "title", "destination": [{"inAppBrowser": "url"}]}, "destination": ["button"]}"#

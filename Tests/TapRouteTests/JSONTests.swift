@@ -493,6 +493,29 @@ private func heap(_ text: String) -> String {
     /// combining marks — as iOS's dictionaries do — however many other members it has (past
     /// 16 its keys are hashed, and `String`'s equality takes each pair for one key); so do a
     /// screen's parameters.
+    /// `hasMember(_:)` and `withStringMember(_:_:)` find a member as the subscript does, in
+    /// objects of every size around the hash index's threshold and for keys held every way
+    /// (short, long, non-ASCII, only canonically equal), and `withStringMember` reads the
+    /// string's exact bytes, and nothing for a member that is missing or not a string.
+    @Test func membersAreFoundInPlaceAsLookupsFindThem() throws {
+        let keys = ["a", "K", "\u{212A}", "café", "a_key_of_more_than_fifteen_bytes", "a\u{301}\u{323}", "新しい"]
+        for others in 0...(JSONObject.indexThreshold + 2) {
+            var object = JSONObject((0..<others).map { ("p\($0)", JSONValue(0)) })
+            for (n, key) in keys.enumerated() {
+                object[key] = n % 2 == 0 ? .string(key + String(repeating: "é", count: n * 5)) : .number(JSONNumber(n))
+            }
+            for key in keys + ["absent", "a\u{323}\u{301}", "A"] {
+                #expect(object.hasMember(key) == (object[key] != nil), "\(key), \(others) other members")
+                let bytes = object.withStringMember(key) { Array($0) }
+                if case .string(let text)? = object[key] {
+                    #expect(bytes == Array(text.utf8), "\(key)")
+                } else {
+                    #expect(bytes == nil, "\(key)")
+                }
+            }
+        }
+    }
+
     @Test func keepsKeysThatAreOnlyCanonicallyEqualApart() throws {
         for others in 0...(JSONObject.indexThreshold + 2) {
             let padding = (0..<others).map { "\"p\($0)\":0," }.joined()
