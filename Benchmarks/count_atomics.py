@@ -9,6 +9,16 @@ standard library is linked statically); CALLGRIND_OUT a profile written with
 `lock` prefix — in the runtime, nearly all of them are reference counting: each retain and
 each release of a heap object is one, and freeing an object takes another — then those
 executions by function, the most first. Benchmarks/profile.sh runs it when ATOMICS=1.
+
+    count_atomics.py --by-caller OBJECT CALLGRIND_OUT [BASE_OUT COUNT]
+
+attributes the same executions to the callers whose retain or release they were: record the
+profile with `--separate-callers=5` as well, so that callgrind keeps each function apart by
+its last five callers, and the runtime's entry points (`swift_retain'swift_bridgeObjectRetain'
+DashXAdapter.read'…`) name the code that copied or let go of a value. With BASE_OUT (the
+same command on no input, for the start-up) and COUNT (records or iterations), prints the
+difference per record, the most first (docs/performance.md, "Twenty-ninth round": how the
+copies of the envelope, the writer, detection and DashX were found).
 """
 import collections
 import os
@@ -33,10 +43,13 @@ def lock_instructions(path):
     return locks
 
 
-def executions(profile, path, locks):
-    """Executions of each lock-prefixed instruction of the object at `path` in `profile`."""
+def executions(profile, path, locks, by_context=False):
+    """Executions of each lock-prefixed instruction of the object at `path` in `profile`:
+    by address, or with `by_context` by (address, the function context executing it)."""
     objects = {}
+    functions = {}
     current = None
+    context = "?"
     path = os.path.realpath(path)
     position = 0
     after_call = False
@@ -49,6 +62,15 @@ def executions(profile, path, locks):
                     objects[named.group(1)] = named.group(2)
                 if line.startswith("ob="):
                     current = os.path.realpath(objects.get(named.group(1), "?"))
+                continue
+            if line.startswith(("fn=", "cfn=")):
+                # Names are compressed: `(id) name` the first time, `(id)` after.
+                named = re.match(r"c?fn=\((\d+)\)(?: (.*))?", line.strip())
+                if named:
+                    if named.group(2):
+                        functions[named.group(1)] = named.group(2)
+                    if line.startswith("fn="):
+                        context = functions.get(named.group(1), "?")
                 continue
             if line.startswith("calls="):
                 after_call = True  # the next line is the call's cost, at the call's position
@@ -67,11 +89,35 @@ def executions(profile, path, locks):
                 after_call = False
                 continue
             if current == path and position in locks and len(fields) > 2:
-                counts[position] += int(fields[-1])
+                counts[(position, context) if by_context else position] += int(fields[-1])
     return counts
 
 
+def by_caller(arguments):
+    """`--by-caller OBJECT PROFILE [BASE_PROFILE COUNT]`: executions by function context."""
+    if len(arguments) not in (2, 4):
+        sys.exit("usage: count_atomics.py --by-caller OBJECT CALLGRIND_OUT [BASE_OUT COUNT]")
+    path, profile = arguments[0], arguments[1]
+    locks = lock_instructions(path)
+    totals = collections.Counter()
+    for (_, context), count in executions(profile, path, locks, by_context=True).items():
+        totals[context] += count
+    divisor = 1.0
+    if len(arguments) == 4:
+        for (_, context), count in executions(arguments[2], path, locks, by_context=True).items():
+            totals[context] -= count
+        divisor = float(arguments[3])
+    print(f"{sum(totals.values()) / divisor:.2f}")
+    for context, count in sorted(totals.items(), key=lambda item: -item[1]):
+        if count / divisor < 0.05:
+            break
+        print(f"{count / divisor:.2f}\t{context}")
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--by-caller":
+        by_caller(sys.argv[2:])
+        return
     if len(sys.argv) != 3:
         sys.exit("usage: count_atomics.py OBJECT CALLGRIND_OUT")
     path, profile = sys.argv[1], sys.argv[2]
