@@ -403,8 +403,6 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         if index != nil { index = storage.count > Self.indexThreshold ? Self.makeIndex(storage) : nil }
     }
 
-    /// Whether some key satisfies `predicate` (the keys are read in place, no member is
-    /// copied).
     /// Whether the object has a member `key` (matched as ``subscript(_:)`` matches), without
     /// copying its value out (a lookup compared with `nil` retains and releases what it finds).
     package func hasMember(_ key: String) -> Bool {
@@ -424,6 +422,8 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         }
     }
 
+    /// Whether some key satisfies `predicate` (the keys are read in place, no member is
+    /// copied).
     package func containsKey(where predicate: (String) -> Bool) -> Bool {
         storage.contains { predicate($0.key) }
     }
