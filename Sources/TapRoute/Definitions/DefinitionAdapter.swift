@@ -413,16 +413,6 @@ struct DContext {
         return Found(value: found.value, holderDepth: found.nested ? rootDepth + 1 : rootDepth)
     }
 
-    /// The member `key` of `value` when it is an object (read where it is, the object not
-    /// copied: a `case .object(let o)` binding of a copy retains it).
-    @inline(__always)
-    static func member(_ key: String, of value: borrowing JSONValue) -> JSONValue? {
-        switch value {
-        case .object(let o): o[key]
-        default: nil
-        }
-    }
-
     mutating func resolve(_ path: DPath) -> Found? {
         // The common paths of one or two keys read straight from the base, without copying
         // each object they pass through (the general walk below copies every step's value).

@@ -366,9 +366,7 @@ extension DefinitionPlan {
         rootKeys.withUnsafeBufferPointer { all -> (value: JSONValue, nested: Bool)? in
             guard let i = object.position(of: all[index].unsafelyUnwrapped.first) else { return nil }
             if rootKeyCounts[index] == 1 { return (object.storage[i].value, false) }
-            return DContext.member(all[index].unsafelyUnwrapped.second.unsafelyUnwrapped, of: object.storage[i].value).map {
-                ($0, true)
-            }
+            return object.storage[i].value[all[index].unsafelyUnwrapped.second.unsafelyUnwrapped].map { ($0, true) }
         }
     }
 }

@@ -61,7 +61,12 @@ public enum JSONValue: Sendable, Hashable {
 
     /// The member named `key`, when this value is an object that has it.
     public subscript(key: String) -> JSONValue? {
-        objectValue?[key]
+        // Looked up where the object is: `objectValue?[key]` would copy the object out first
+        // (a retain and a release of its members).
+        switch self {
+        case .object(let object): object[key]
+        default: nil
+        }
     }
 
     /// The kind of a value, without its contents.
