@@ -10,7 +10,9 @@
 # module (skip with SKIP_STDLIB=1), each CMD, then the floors: `cat` (reading the file), a
 # Python loop that only parses each line (orjson, else json), and simdjson parsing each line on
 # one thread (Benchmarks/simdjson_floor.cpp, built here when libsimdjson-dev is installed;
-# SKIP_SIMDJSON=1 leaves it out). ONLY_EXTRA=1 runs the CMDs and the floors only.
+# SKIP_SIMDJSON=1 leaves it out), and a check of the machine: that Python loop run twice at
+# once, whose time over one loop's says whether the two cores are independent (SKIP_PAIR=1
+# leaves it out). ONLY_EXTRA=1 runs the CMDs and the floors only.
 #
 # Every tool first runs once untimed with its output kept, to check one output line per
 # input line ("ok" in the last column) and record its exit status (1 is expected: the corpus
@@ -102,6 +104,16 @@ for line in open(sys.argv[1], "rb"):
         pass
 PY
 add_row "floor: python parse-only loop" "$python $scratch/parse_only.py {}" no
+loop_row=$((${#names[@]} - 1))
+# The machine: the same loop twice at once, as two processes. On two cores of their own it
+# takes as long as one loop (1.00 below); where the cores share a physical core or a host
+# that is busy, longer, and no program's two threads can do better than that factor over two
+# (the `--jobs 2` / `--jobs 1` goal is measured against it). SKIP_PAIR=1 leaves it out.
+pair_row=""
+if [ "${SKIP_PAIR:-}" != 1 ]; then
+  add_row "machine: the parse-only loop twice at once (2 processes)" "$python $scratch/parse_only.py {} & $python $scratch/parse_only.py {}; wait" no
+  pair_row=$((${#names[@]} - 1))
+fi
 # The C++ parse floor: simdjson parsing every line into a DOM on one thread
 # (scripts/install-bench-deps.sh installs libsimdjson-dev; SKIP_SIMDJSON=1 leaves it out).
 if [ "${SKIP_SIMDJSON:-}" != 1 ]; then
@@ -151,5 +163,14 @@ records, size = int(records), int(size)
 print(f"| {name} | {records} | {median:.3f} | {cpu:.3f} | {records / median:.0f} | {size / median / 1e6:.1f} | {peak / 1024:.1f} | {status} | {verdict} |")
 PY
 done
+if [ -n "$pair_row" ]; then
+  "$python" - "$scratch/times.$loop_row" "$scratch/times.$pair_row" <<'PY'
+import statistics, sys
+one, two = (statistics.median(float(line.split()[0]) for line in open(path)) for path in sys.argv[1:])
+print()
+print(f"two processes at once: {two / one:.2f}x the wall time of one (1.00: two independent cores; "
+      f"the best two threads can do here is about {two / one / 2:.2f} of one thread's time)")
+PY
+fi
 echo
 echo "machine: nproc=$(nproc 2>/dev/null || sysctl -n hw.ncpu), $(uname -sm), $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ //'); $(date -u '+%Y-%m-%d %H:%M UTC')"
