@@ -32,6 +32,12 @@ let package = Package(
             dependencies: ["BenchmarkInputs", .product(name: "TapRoute", package: tapRoute)],
             path: "Sources/PushInstructions"
         ),
+        // The typical push normalized against the same push parsed, by time, interleaved.
+        .executableTarget(
+            name: "PushRatio",
+            dependencies: ["BenchmarkInputs", .product(name: "TapRoute", package: tapRoute)],
+            path: "Sources/PushRatio"
+        ),
         .executableTarget(
             name: "NormalizeBenchmarks",
             dependencies: [
