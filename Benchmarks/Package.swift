@@ -17,12 +17,13 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.29.0", traits: ["MallocInterposer"]),
     ],
     targets: [
-        // The inputs both executables share: the typical push, the routed link, the registry.
+        // The inputs the executables share: the typical push, the routed link, the registries, Bird's records.
         .target(
             name: "BenchmarkInputs",
             dependencies: [
                 .product(name: "TapRoute", package: tapRoute),
                 .product(name: "TapRouteAdapters", package: tapRoute),
+                .product(name: "TapRouteYAML", package: tapRoute),
             ],
             path: "Sources/BenchmarkInputs"
         ),
@@ -32,11 +33,11 @@ let package = Package(
             dependencies: ["BenchmarkInputs", .product(name: "TapRoute", package: tapRoute)],
             path: "Sources/PushInstructions"
         ),
-        // The typical push normalized against the same push parsed, by time, interleaved.
+        // The in-process goals' ratios by time, each pair of sides interleaved round by round.
         .executableTarget(
-            name: "PushRatio",
+            name: "InterleavedRatios",
             dependencies: ["BenchmarkInputs", .product(name: "TapRoute", package: tapRoute)],
-            path: "Sources/PushRatio"
+            path: "Sources/InterleavedRatios"
         ),
         .executableTarget(
             name: "NormalizeBenchmarks",

@@ -14,8 +14,7 @@ let routedLink = BenchmarkInputs.routedLink
 let registry = BenchmarkInputs.makeRegistry()
 
 /// The repository's checkout, for the definition files.
-let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().path
+let repository = BenchmarkInputs.repository
 
 /// Every definition the repository ships as YAML text, by path: the built-in vendors
 /// (`adapters/<Vendor>/<id>.yaml`), Bird re-expressed as a definition (the test-only proof)
@@ -62,28 +61,11 @@ let definitionJSONTexts: [String] = {
     }
 }()
 
-/// Bird interactions as a back end receives them: a button with a deep link and a JSON
-/// payload string (examples/bird-deep-link.json), an Open URL tap, an Open App tap.
-let birdRecords: [[UInt8]] = [
-    #"{"kind":"vendorEvent","automaticallyOpenDeeplinks":false,"event":{"type":"Button","payload":"{\"orderId\": \"409\", \"source\": \"push\"}","action":{"type":"DEEP_LINK","uri":"campaigndemoapp://search?q=caf%C3%A9%20au%20lait","identifier":"btn-shop"}}}"#,
-    #"{"kind":"vendorEvent","event":{"type":"Tap","action":{"type":"URL","uri":"https://example.com/offers/spring?utm_source=bird"}}}"#,
-    #"{"kind":"vendorEvent","event":{"type":"tap","payload":"welcome-back","action":{"type":"openApp"}}}"#,
-].map { Array($0.utf8) }
+/// Bird interactions as a back end receives them (`Sources/BenchmarkInputs`).
+let birdRecords = BenchmarkInputs.birdRecords
 
 /// The default configuration with the definition-based Bird in place of the Swift adapter.
-let definitionBirdRegistry: AdapterRegistry = {
-    do {
-        let configuration = try YAMLConfiguration.parse(yaml: DefaultConfiguration.yaml, file: "<embedded config.yaml>")
-        let bird = try compileDefinitions().filter { $0.id == "bird" }
-        return try AdapterRegistry(
-            configuration: configuration,
-            adapterTypes: AdapterRegistry.builtInAdapterTypes.filter { $0.id != "bird" },
-            definitions: try AdapterRegistry.builtInDefinitions() + bird
-        )
-    } catch {
-        fatalError("the Bird definition does not load: \(error)")
-    }
-}()
+let definitionBirdRegistry = BenchmarkInputs.makeDefinitionBirdRegistry()
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
