@@ -75,7 +75,12 @@ func compare(_ title: String, measured: (name: String, body: () -> Void), base: 
     print(
         String(
             format: "  %@ / %@, median of %d rounds' ratios: %.2f (quartiles %.2f–%.2f); fastest over fastest %.2f",
-            measured.name, base.name, rounds, quantile(ratios, 0.5), quantile(ratios, 0.25), quantile(ratios, 0.75),
+            measured.name,
+            base.name,
+            rounds,
+            quantile(ratios, 0.5),
+            quantile(ratios, 0.25),
+            quantile(ratios, 0.75),
             measures.min()! / bases.min()!
         )
     )
