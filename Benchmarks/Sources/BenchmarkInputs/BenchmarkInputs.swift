@@ -4,10 +4,10 @@ import TapRouteAdapters
 import TapRouteYAML
 
 /// The inputs the in-process benchmarks (NormalizeBenchmarks), the instruction count of the
-/// typical push (PushInstructions) and the interleaved ratios (InterleavedRatios) share. Each executable keeps them in globals of its
-/// own: a global of another module is reached through a call, and a struct read from one is
-/// copied (the registry's copy retains every field: about 3,000 instructions a call, measured
-/// with PushInstructions).
+/// typical push (PushInstructions) and the interleaved ratios (InterleavedRatios) share. Each
+/// executable keeps them in globals of its own: a global of another module is reached through
+/// a call, and a struct read from one is copied (the registry's copy retains every field:
+/// about 3,000 instructions a call, measured with PushInstructions).
 public enum BenchmarkInputs {
     /// A typical DashX push as a back end receives it: about 500 bytes, a JSON-string block
     /// with a url and one action button.
