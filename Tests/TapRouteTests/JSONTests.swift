@@ -489,10 +489,6 @@ private func heap(_ text: String) -> String {
         #expect(kelvin.removing(["K"]).keys == ["\u{212A}"])
     }
 
-    /// An object of any size keeps `K` and KELVIN SIGN apart, and two orders of the same
-    /// combining marks — as iOS's dictionaries do — however many other members it has (past
-    /// 16 its keys are hashed, and `String`'s equality takes each pair for one key); so do a
-    /// screen's parameters.
     /// `hasMember(_:)` and `withStringMember(_:_:)` find a member as the subscript does, in
     /// objects of every size around the hash index's threshold and for keys held every way
     /// (short, long, non-ASCII, only canonically equal), and `withStringMember` reads the
@@ -516,6 +512,10 @@ private func heap(_ text: String) -> String {
         }
     }
 
+    /// An object of any size keeps `K` and KELVIN SIGN apart, and two orders of the same
+    /// combining marks — as iOS's dictionaries do — however many other members it has (past
+    /// 16 its keys are hashed, and `String`'s equality takes each pair for one key); so do a
+    /// screen's parameters.
     @Test func keepsKeysThatAreOnlyCanonicallyEqualApart() throws {
         for others in 0...(JSONObject.indexThreshold + 2) {
             let padding = (0..<others).map { "\"p\($0)\":0," }.joined()
