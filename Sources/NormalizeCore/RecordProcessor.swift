@@ -119,26 +119,27 @@ package struct RecordProcessor: Sendable {
         return out.withBytes { Array($0) }
     }
 
-    /// The most lines normalized together before their output is written: with ``roundBytes``,
-    /// it bounds the output held in memory, whatever the number and size of a block's records.
-    package static let roundLines = 4096
-    /// The most input bytes normalized together before their output is written.
-    package static let roundBytes = 1 << 20
-    /// The most output a round keeps for the next round to write (``processLines``): a round
-    /// with more writes it before the next starts.
-    package static let pendingBytes = 1 << 21
+    /// The most lines in one run, the unit the threads take and whose output is written
+    /// whole, in input order.
+    package static let runLines = 64
+    /// The most input bytes in one run (a run holds at least one line, whatever its length).
+    package static let runBytes = 1 << 16
+    /// The most input bytes in the runs taken and not yet written: with ``runLines`` and the
+    /// threads' count (``BlockWorkspace/windowRuns(jobs:)``), it bounds the output held in
+    /// memory, whatever the number and size of a block's records.
+    package static let windowBytes = 1 << 21
 
     /// Processes JSON Lines, streaming, on up to `jobs` threads; adds the number of failed
     /// records to `failed`.
     ///
     /// The input is read in blocks of whole lines (4 MiB from a regular file, the next one read
     /// on a thread of its own while this one is normalized when `jobs` is more than 1; from a
-    /// pipe or terminal, whatever has arrived); a block's lines are normalized in rounds of at most
-    /// ``roundLines`` lines and ``roundBytes`` bytes, each round split into contiguous runs
-    /// normalized in parallel, and each round's output is written in input order while the
-    /// next round is normalized (by the first of its threads, before it takes a run), or when
-    /// the input ends, or before anything else is written — or at once when it is more than
-    /// ``pendingBytes``. A line longer than `limits.maxRecordBytes` is not kept: its bytes are
+    /// pipe or terminal, whatever has arrived); a block's lines are cut into runs of at most
+    /// ``runLines`` lines and ``runBytes`` bytes, which up to `jobs` threads take in order, one
+    /// at a time, and each run's output is written as soon as every run before it has been:
+    /// in input order, while the other threads go on normalizing, with at most ``windowBytes``
+    /// of input in runs taken and not yet written (``processBlock(_:firstLine:name:into:jobs:workspace:)``).
+    /// A line longer than `limits.maxRecordBytes` is not kept: its bytes are
     /// skipped up to the next newline and it yields one `limitExceeded` record — unless it is
     /// blank (spaces, tabs, CRs), which is skipped like every blank line, whatever its length
     /// and wherever the read blocks fall.
@@ -161,15 +162,11 @@ package struct RecordProcessor: Sendable {
         var skippedBlank = true  // whether they are all blank
 
         var workspace = BlockWorkspace()
-        // The output kept from the last round is passed to `output` whatever ends the input —
-        // a read error too, so that the records before it are written.
-        defer { workspace.writePending(to: output) }
         func endSkippedLine() {
             linesBefore += 1
             skipping = false
             guard !skippedBlank else { return }
             failed += 1
-            workspace.writePending(to: output)
             output.append(renderError(.limitExceeded(reader.oversized(size: skipped)), line: linesBefore, name: name))
         }
         // Keeps the bytes of a line that does not end in this block, or skips them once the
@@ -224,12 +221,10 @@ package struct RecordProcessor: Sendable {
             }
             if start < length { keep(UnsafeBufferPointer(rebasing: chunk[start...])) }
             if input.readsWholeBlocks {
-                // A regular file: the last round's output is written during the next block's
-                // first round; a failed write stops the run here.
+                // A regular file: a failed write stops the run here.
                 try output.checkpoint()
             } else {
-                // Written now, so that a record arriving on a slow stream is not held back.
-                workspace.writePending(to: output)
+                // Flushed now, so that a record arriving on a slow stream is not held back.
                 try output.flush()
             }
             input.reportProgress(records: linesBefore, bytesRead: blocks.bytesRead)
@@ -242,16 +237,26 @@ package struct RecordProcessor: Sendable {
                 processBlock(block, firstLine: linesBefore + 1, name: name, into: output, jobs: 1, workspace: &workspace)
             }
         }
-        workspace.writePending(to: output)
         try output.flush()
     }
 
-    /// Normalizes the newline-terminated lines of `block` in rounds (``roundLines``,
-    /// ``roundBytes``), each in parallel runs, writing the output in order (the last round's
-    /// is kept in `workspace` for the next round, or ``BlockWorkspace/writePending(to:)``, to
-    /// write); returns the number of failed records. Stops early when standard output has
-    /// failed. `workspace` keeps the line table and the runs' output buffers from block to
-    /// block, so their memory is reused.
+    /// Normalizes the newline-terminated lines of `block` on up to `jobs` threads and writes
+    /// their output to `output` in input order; returns the number of failed records. Stops
+    /// taking lines once standard output has failed. `workspace` keeps the line table, the run
+    /// buffers and the threads' registries from block to block, so their memory is reused.
+    ///
+    /// The lines are cut into runs (``runLines``, ``runBytes``). Up to `jobs` workers take the
+    /// runs in order, one at a time, each normalizing into a buffer of its own; the worker
+    /// that finishes the next run to be written writes it, and the finished runs that follow
+    /// it, while the others go on. A run is taken only while the runs taken and not
+    /// yet written hold at most ``windowBytes`` of input and number fewer than the buffers
+    /// (``BlockWorkspace/windowRuns(jobs:)``) — the one to be written next is always taken — so
+    /// a slow run (costly records, a busy core) holds back at most that much output. The
+    /// threads meet once a block, not once every few thousand lines: a wait for the last run
+    /// and a thread's start, paid once per round, left the second of two threads idle 8% of a
+    /// run's time (docs/performance.md, "Thirty-first round"). Each worker normalizes with a
+    /// registry of its own (``AdapterRegistry/replica()``, made for the first parallel block),
+    /// so the threads share no object whose reference count changes per record.
     package func processBlock(
         _ block: UnsafeBufferPointer<UInt8>,
         firstLine: Int,
@@ -261,129 +266,79 @@ package struct RecordProcessor: Sendable {
         workspace: inout BlockWorkspace
     ) -> Int {
         workspace.lineEnds.removeAll(keepingCapacity: true)
+        workspace.runEnds.removeAll(keepingCapacity: true)
         var i = 0
+        var runStart = 0
+        var linesInRun = 0
         while let newline = Self.index(of: 0x0A, in: block, from: i) {
             workspace.lineEnds.append(newline)
             i = newline + 1
+            linesInRun += 1
+            if linesInRun == Self.runLines || i - runStart >= Self.runBytes {
+                workspace.runEnds.append(workspace.lineEnds.count)
+                runStart = i
+                linesInRun = 0
+            }
         }
-        var failed = 0
-        var from = 0
-        let count = workspace.lineEnds.count
-        while from < count && !output.hasFailed {
-            let byteStart = from == 0 ? 0 : workspace.lineEnds[from - 1] + 1
-            let last = min(count, from + Self.roundLines)
-            var to = from + 1
-            while to < last && workspace.lineEnds[to] - byteStart < Self.roundBytes { to += 1 }
-            failed += processRound(
-                block,
-                lines: from..<to,
-                firstLine: firstLine,
-                name: name,
-                into: output,
-                jobs: jobs,
-                workspace: &workspace
-            )
-            from = to
-        }
-        return failed
-    }
-
-    /// Normalizes the lines `lines` of `block` in parallel runs, keeping their output in
-    /// `workspace` for the next round to write (``BlockWorkspace/writePending(to:)``; more
-    /// than ``pendingBytes`` is written at once), and writes the output the round before
-    /// kept, in order; returns the number of failed records.
-    ///
-    /// The round is cut into runs of contiguous lines, each with its own output buffer; up to
-    /// `jobs` workers take the runs in order, one at a time, until none is left. Each worker
-    /// normalizes with a registry of its own (``AdapterRegistry/replica()``, made for the
-    /// first parallel round), so the threads share no object whose reference count changes
-    /// per record. The first thread to start writes the previous round's output, then takes
-    /// runs, while the others start on the runs at once: written between rounds, it kept
-    /// every other thread waiting (with two threads, 3% of a run's samples).
-    private func processRound(
-        _ block: UnsafeBufferPointer<UInt8>,
-        lines: Range<Int>,
-        firstLine: Int,
-        name: InputName,
-        into output: OutputSink,
-        jobs: Int,
-        workspace: inout BlockWorkspace
-    ) -> Int {
-        let lineEnds = workspace.lineEnds
-        // Sixteen runs per thread (of at least 64 lines): when one thread is slowed (costly
-        // records, a busy core) the others take over the remaining runs, and at the end of a
-        // round the other threads wait for at most one short run.
-        let runs = jobs == 1 ? 1 : max(1, min(jobs * 16, lines.count / 64))
-        let workerCount = min(jobs, runs)
-        while workspace.outputs.count < runs { workspace.outputs.append(RunOutput()) }
-        // The round before's output, written by the first thread to start.
-        let pending = workspace.pending[..<workspace.pendingCount]
+        if linesInRun > 0 { workspace.runEnds.append(workspace.lineEnds.count) }
+        let runCount = workspace.runEnds.count
+        guard runCount > 0, !output.hasFailed else { return 0 }
+        let workerCount = min(jobs, runCount)
+        let windowRuns = BlockWorkspace.windowRuns(jobs: workerCount)
+        while workspace.buffers.count < windowRuns { workspace.buffers.append(RunOutput()) }
         while workspace.workers.count < workerCount {
             let processor =
                 workspace.workers.isEmpty
                 ? self : RecordProcessor(registry: registry.replica(), vendor: vendor, pretty: pretty, encoder: encoder)
             workspace.workers.append(Worker(processor))
         }
+        let lineEnds = workspace.lineEnds
+        let runEnds = workspace.runEnds
         let workers = workspace.workers
-        var failedPerRun = [Int](repeating: 0, count: runs)
-        workspace.outputs.withUnsafeMutableBufferPointer { outputs in
-            failedPerRun.withUnsafeMutableBufferPointer { failures in
-                // Each run touches only its own output buffer and failure count, and reads
-                // only its own lines of the block; each worker only its own processor.
-                nonisolated(unsafe) let outputs = outputs
-                nonisolated(unsafe) let failures = failures
-                nonisolated(unsafe) let block = block
-                // Written by one thread only, the one that takes the writing; read by the
-                // calling thread once the round is over.
-                nonisolated(unsafe) let output = output
-                nonisolated(unsafe) let pending = pending
-                let queue = RunQueue(count: runs)
-                let work: @Sendable (Int) -> Void = { index in
-                    if !pending.isEmpty, queue.takeWriting() {
-                        RunOutput.write(pending, to: output)
-                    }
-                    let worker = workers[index]
-                    // Copied out of the worker once, not for each record.
-                    let processor = worker.processor
-                    while let run = queue.next() {
-                        let from = lines.lowerBound + lines.count * run / runs
-                        let to = lines.lowerBound + lines.count * (run + 1) / runs
-                        let output = outputs[run]
-                        output.buffer.removeAll()
-                        var failed = 0
-                        var start = from == 0 ? 0 : lineEnds[from - 1] + 1
-                        for index in from..<to {
-                            let record = UnsafeBufferPointer(rebasing: block[start..<lineEnds[index]])
-                            start = lineEnds[index] + 1
-                            guard !Self.isBlank(record) else { continue }
-                            if processor.output(for: record, line: firstLine + index, name: name, into: &output.buffer) {
-                                failed += 1
-                            }
+        let schedule = RunSchedule(runEnds: runEnds, lineEnds: lineEnds, windowRuns: windowRuns, windowBytes: Self.windowBytes)
+        // Each run reads only its own lines of the block and writes only its own buffer,
+        // which the writer reads once the schedule has said the run is finished; only the
+        // writer, one thread at a time, touches `output`.
+        nonisolated(unsafe) let block = block
+        nonisolated(unsafe) let output = output
+        nonisolated(unsafe) let buffers = workspace.buffers
+        let work: @Sendable (Int) -> Void = { index in
+            // Copied out of the worker once, not for each record.
+            let processor = workers[index].processor
+            var finished: (run: Int, failed: Int)? = nil
+            while true {
+                switch schedule.next(finishing: finished) {
+                case .run(let run):
+                    let buffer = buffers[run % windowRuns]
+                    buffer.buffer.removeAll()
+                    var failed = 0
+                    let from = run == 0 ? 0 : runEnds[run - 1]
+                    var start = from == 0 ? 0 : lineEnds[from - 1] + 1
+                    for line in from..<runEnds[run] {
+                        let record = UnsafeBufferPointer(rebasing: block[start..<lineEnds[line]])
+                        start = lineEnds[line] + 1
+                        guard !Self.isBlank(record) else { continue }
+                        if processor.output(for: record, line: firstLine + line, name: name, into: &buffer.buffer) {
+                            failed += 1
                         }
-                        failures[run] = failed
                     }
-                }
-                if workerCount == 1 {
-                    work(0)
-                } else {
-                    DispatchQueue.concurrentPerform(iterations: workerCount, execute: work)
+                    finished = (run, failed)
+                case .write(let runs):
+                    // Written outside the schedule's lock: the other workers go on taking runs.
+                    for run in runs { RunOutput.write(buffers[run % windowRuns], to: output) }
+                    finished = nil
+                    schedule.written(through: runs.upperBound, outputFailed: output.hasFailed)
+                case .done:
+                    return
                 }
             }
         }
-        // This round's output is kept for the next one to write, unless there is more of it
-        // than ``pendingBytes`` (records whose output is much larger than they are): held
-        // through another round, it would double the memory such input takes, so it is
-        // written now, and its buffers stay the ones the next round writes into.
-        var total = 0
-        for run in 0..<runs { total += workspace.outputs[run].buffer.count }
-        if total <= Self.pendingBytes {
-            swap(&workspace.outputs, &workspace.pending)
-            workspace.pendingCount = runs
+        if workerCount == 1 {
+            work(0)
         } else {
-            workspace.pendingCount = 0
-            for run in 0..<runs { workspace.outputs[run].buffer.withBytes { output.append($0) } }
+            DispatchQueue.concurrentPerform(iterations: workerCount, execute: work)
         }
-        return failedPerRun.reduce(0, +)
+        return schedule.failed
     }
 
     /// Processes one JSON document: an envelope, or an array of envelopes; adds the number of
@@ -513,56 +468,52 @@ package struct RecordProcessor: Sendable {
     package struct BlockWorkspace {
         /// The offset of each newline in the current block.
         var lineEnds: [Int] = []
-        /// One output buffer per parallel run of the round being normalized.
-        var outputs: [RunOutput] = []
-        /// The output of the round before, kept to be written, in its first ``pendingCount``
-        /// buffers (in input order).
-        var pending: [RunOutput] = []
-        /// How many of ``pending``'s buffers hold output not yet written.
-        var pendingCount = 0
-        /// One worker per thread of a round, the first normalizing with the processor itself.
+        /// For each run of the current block, the index in ``lineEnds`` past its last line.
+        var runEnds: [Int] = []
+        /// The run buffers: run `r` of a block writes into buffer `r % windowRuns`.
+        var buffers: [RunOutput] = []
+        /// One worker per thread, the first normalizing with the processor itself.
         var workers: [Worker] = []
         /// The number of lines in the current block.
         var lineCount: Int { lineEnds.count }
 
-        /// Writes the output kept from the last round, if any, to `output`: before anything
-        /// else is written, and when the input ends.
-        mutating func writePending(to output: OutputSink) {
-            RunOutput.write(pending[..<pendingCount], to: output)
-            pendingCount = 0
+        /// How many runs may be taken and not yet written with `jobs` threads: sixteen a
+        /// thread, so that a thread slowed by a costly run does not stop the others at once.
+        static func windowRuns(jobs: Int) -> Int {
+            jobs == 1 ? 1 : 16 * jobs
         }
     }
 
-    /// The output buffer of one parallel run, kept from block to block.
+    /// The output buffer of one run, kept from block to block.
     package final class RunOutput {
-        /// Written by one thread at a time (the worker that took the run), then read by the
-        /// main thread after the round: no access needs checking while the program runs.
+        /// Written by one thread at a time (the worker that took the run, then the one that
+        /// writes it out), handed from one to the next under ``RunSchedule``'s lock: no
+        /// access needs checking while the program runs.
         @exclusivity(unchecked) var buffer = JSONOutputBuffer(capacity: initialCapacity)
         /// The room each buffer starts with.
         static let initialCapacity = 1 << 16
+        /// The most room a buffer keeps once its output is written: one that grew past it
+        /// (a run of records whose output is much larger than they are) gives the memory
+        /// back, so that the buffers do not all stay that large.
+        static let keptCapacity = 1 << 20
 
-        /// Appends the output kept in `runs` to `output`, in order, and empties them. When
-        /// their buffers have more than twice ``RecordProcessor/pendingBytes`` of room between
-        /// them — grown by a round of larger output, written at once, before they held a
-        /// smaller round's to keep — the memory is given back, so that the buffers of the
-        /// output kept for a round do not stay that large while the other set grows as well.
-        static func write(_ runs: ArraySlice<RunOutput>, to output: OutputSink) {
-            var room = 0
-            for run in runs {
-                run.buffer.withBytes { output.append($0) }
+        /// Appends the output kept in `run` to `output` and empties it, giving back its room
+        /// past ``keptCapacity``.
+        static func write(_ run: RunOutput, to output: OutputSink) {
+            run.buffer.withBytes { output.append($0) }
+            if run.buffer.capacity > keptCapacity {
+                run.buffer.removeAll(keepingCapacityUpTo: initialCapacity)
+            } else {
                 run.buffer.removeAll()
-                room += run.buffer.capacity
             }
-            guard room > 2 * RecordProcessor.pendingBytes else { return }
-            for run in runs { run.buffer.removeAll(keepingCapacityUpTo: initialCapacity) }
         }
         /// Keeps the next run's buffer, which another thread writes at the same time, off
         /// this one's cache line.
         private let padding: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
     }
 
-    /// What one thread of a round normalizes with: a processor whose registry it shares with
-    /// no other thread.
+    /// What one thread normalizes with: a processor whose registry it shares with no other
+    /// thread.
     package final class Worker: Sendable {
         let processor: RecordProcessor
 
@@ -571,42 +522,115 @@ package struct RecordProcessor: Sendable {
         }
     }
 
-    /// Hands out the run numbers `0..<count`, each once and in order, to the threads that ask,
-    /// and the writing of the round before's output to the first thread that asks for it.
-    final class RunQueue: @unchecked Sendable {
-        private let count: Int
-        private var taken = 0
-        private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    /// Hands a block's runs to the workers, in order and each once, and the writing of the
+    /// finished runs, in order, to one worker at a time
+    /// (``RecordProcessor/processBlock(_:firstLine:name:into:jobs:workspace:)``).
+    final class RunSchedule: @unchecked Sendable {
+        /// What a worker does next.
+        enum Step {
+            /// Normalize this run.
+            case run(Int)
+            /// Write these finished runs' output, then report ``written(through:outputFailed:)``.
+            case write(Range<Int>)
+            /// Nothing is left for this worker: every run is taken (or the output failed).
+            case done
+        }
 
-        init(count: Int) {
-            self.count = count
+        private let runEnds: [Int]
+        private let lineEnds: [Int]
+        private let windowRuns: Int
+        private let windowBytes: Int
+        private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        private let windowMoved = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+        // Guarded by `mutex`:
+        /// The next run to hand out.
+        private var taken = 0
+        /// The runs before this one are written.
+        private var writtenRuns = 0
+        /// The input bytes of the runs taken and not yet written.
+        private var heldBytes = 0
+        /// Whether each run is finished.
+        private var finished: [Bool]
+        /// Whether a worker is writing.
+        private var writing = false
+        /// Whether the output has failed: no more runs are handed out.
+        private var stopped = false
+        private var failures = 0
+
+        init(runEnds: [Int], lineEnds: [Int], windowRuns: Int, windowBytes: Int) {
+            self.runEnds = runEnds
+            self.lineEnds = lineEnds
+            self.windowRuns = windowRuns
+            self.windowBytes = windowBytes
+            finished = [Bool](repeating: false, count: runEnds.count)
             pthread_mutex_init(mutex, nil)
+            pthread_cond_init(windowMoved, nil)
         }
 
         deinit {
+            pthread_cond_destroy(windowMoved)
             pthread_mutex_destroy(mutex)
+            windowMoved.deallocate()
             mutex.deallocate()
         }
 
-        private var writingTaken = false
-
-        /// Whether the caller is the first to ask: that thread writes the round before's
-        /// output.
-        func takeWriting() -> Bool {
-            pthread_mutex_lock(mutex)
-            defer { pthread_mutex_unlock(mutex) }
-            guard !writingTaken else { return false }
-            writingTaken = true
-            return true
+        /// The input bytes of run `run`, its lines' newlines included.
+        private func bytes(_ run: Int) -> Int {
+            let start = run == 0 ? 0 : lineEnds[runEnds[run - 1] - 1] + 1
+            return lineEnds[runEnds[run] - 1] + 1 - start
         }
 
-        /// The next run, or `nil` when every run has been handed out.
-        func next() -> Int? {
+        /// The number of failed records in the finished runs.
+        var failed: Int {
             pthread_mutex_lock(mutex)
             defer { pthread_mutex_unlock(mutex) }
-            guard taken < count else { return nil }
-            taken += 1
-            return taken - 1
+            return failures
+        }
+
+        /// The caller's next step, `finishing` the run it normalized last (with its number of
+        /// failed records), if any. The writing comes first: the worker that finishes the run
+        /// to be written next, with no other worker writing, writes it and every finished run
+        /// after it. A run is handed out when it is the next to be written, or when the runs
+        /// taken and not written are fewer than `windowRuns` and hold at most `windowBytes`
+        /// with it; otherwise the caller waits for the writing to move on.
+        func next(finishing: (run: Int, failed: Int)?) -> Step {
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            if let finishing {
+                finished[finishing.run] = true
+                failures += finishing.failed
+            }
+            let count = runEnds.count
+            if !writing, writtenRuns < count, finished[writtenRuns] {
+                var end = writtenRuns + 1
+                while end < count, finished[end] { end += 1 }
+                writing = true
+                return .write(writtenRuns..<end)
+            }
+            while true {
+                if stopped || taken == count { return .done }
+                let size = bytes(taken)
+                if taken == writtenRuns || (taken - writtenRuns < windowRuns && heldBytes + size <= windowBytes) {
+                    heldBytes += size
+                    taken += 1
+                    return .run(taken - 1)
+                }
+                // Every run between the written ones and `taken` is being normalized or
+                // written, and whoever finishes it moves the window on.
+                pthread_cond_wait(windowMoved, mutex)
+            }
+        }
+
+        /// Reports that the runs before `end` are written (the ones a ``Step/write(_:)`` handed
+        /// out), and whether the output has failed since.
+        func written(through end: Int, outputFailed: Bool) {
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            for run in writtenRuns..<end { heldBytes -= bytes(run) }
+            writtenRuns = end
+            writing = false
+            if outputFailed { stopped = true }
+            pthread_cond_broadcast(windowMoved)
         }
     }
 

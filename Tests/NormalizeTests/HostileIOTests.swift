@@ -246,9 +246,9 @@ import Testing
         let named = try Child.run(["--lines", longName], stdout: .path("/dev/null"), measure: true)
         #expect(named.status == 1, "\(named)")
         #expect(named.peakRSS < Self.memoryBound, "peak RSS \(named.peakRSS)")
-        // Rounds of such lines between rounds of short records: a round's output is kept for
-        // the next round to write unless it is large, and the buffers that held a large
-        // round's give their memory back before the other set grows as large.
+        // Stretches of such lines between stretches of short records: at most 2 MiB of input
+        // is held in runs not yet written, and a run buffer that a run of much larger output
+        // grew gives the memory back once it is written.
         let record = Self.record + "\n"
         let rounds = String(repeating: "x\n", count: 4096) + String(repeating: record, count: 4096)
         let alternatingURL = URL(fileURLWithPath: try Scratch.file("alternating.jsonl", String(repeating: rounds, count: 12)))

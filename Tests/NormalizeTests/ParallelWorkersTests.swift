@@ -115,7 +115,7 @@ import Testing
     }
 
     /// A regular file whose second read fails: the output of every record of the first block
-    /// reaches the sink — the last round's too, which is kept for the next round to write —
+    /// reaches the sink — the last runs' too, written before the next block is asked for —
     /// and the read error is thrown (docs/cli.md, "Input and output errors").
     @Test(arguments: [1, 2]) func aReadErrorAfterABlockKeepsTheRecordsBefore(jobs: Int) throws {
         final class FailingFile: LineSource, @unchecked Sendable {
@@ -134,7 +134,7 @@ import Testing
                 return count
             }
         }
-        // Lines of 1,000 bytes: a 4 MiB block holds 4,194 whole lines, in rounds of 1 MiB.
+        // Lines of 1,000 bytes: a 4 MiB block holds 4,194 whole lines, in runs of 64 lines.
         let prefix = #"{"kind":"url","url":"tel:1","x":""#
         let line = prefix + String(repeating: "y", count: 1_000 - prefix.utf8.count - 3) + "\"}\n"
         #expect(line.utf8.count == 1_000)
@@ -159,7 +159,7 @@ import Testing
             configuration: Configuration(adapters: [AdapterSettings(id: ThreadProbeAdapter.id)]),
             adapterTypes: [ThreadProbeAdapter.self]
         )
-        // Enough lines for many rounds of many runs, so that both threads take some.
+        // Enough lines for many blocks of many runs, so that both threads take some.
         let input = FileManager.default.temporaryDirectory.appendingPathComponent("taproute-workers-\(UUID().uuidString).jsonl")
         defer { try? FileManager.default.removeItem(at: input) }
         var text = ""

@@ -3,31 +3,31 @@ import Testing
 
 @testable import NormalizeCore
 
-/// A round's output is kept in its run buffers for the next round to write (docs/cli.md,
-/// "Streaming and memory"; docs/performance.md, the twenty-third round): the buffers of the
-/// output kept keep their room while it is what rounds usually need, and give back what a
-/// round of much larger output grew.
+/// Each run's output is written as soon as the runs before it are, from a buffer the run
+/// keeps from block to block (docs/cli.md, "Streaming and memory"; docs/performance.md, the
+/// thirty-first round): a buffer keeps the room its usual runs need, and gives back what a run
+/// of much larger output grew.
 @Suite struct RunOutputTests {
-    /// Fills each of `runs` with `size` bytes of `byte + index`, writes them to `sink` and
-    /// returns each buffer's room after.
+    /// Fills each of `runs` with `size` bytes of `byte + index`, writes them to `sink` in order
+    /// and returns each buffer's room after.
     static func writeRuns(_ runs: [RecordProcessor.RunOutput], size: Int, to sink: OutputSink) -> [Int] {
         for (index, run) in runs.enumerated() {
             let bytes = [UInt8](repeating: UInt8(ascii: "a") + UInt8(index), count: size - 1) + [0x0A]
             bytes.withUnsafeBufferPointer { run.buffer.append($0) }
         }
-        RecordProcessor.RunOutput.write(runs[...], to: sink)
+        for run in runs { RecordProcessor.RunOutput.write(run, to: sink) }
         #expect(runs.allSatisfy { $0.buffer.count == 0 })
         return runs.map { $0.buffer.capacity }
     }
 
-    @Test func keptBuffersGiveBackWhatALargeRoundGrew() throws {
+    @Test func buffersGiveBackWhatALargeRunGrew() throws {
         let runs = (0..<4).map { _ in RecordProcessor.RunOutput() }
         var usual: [Int] = []
         var large: [Int] = []
         let written = try OutputSinkTests.written { sink in
-            // A usual round (4 × 100 KB): the room grown stays, for the next round.
+            // Usual runs (4 × 100 KB): the room grown stays, for the next runs.
             usual = Self.writeRuns(runs, size: 100_000, to: sink)
-            // A round of 4 × 2 MB, more room between them than twice what may be kept: given back.
+            // Runs of 2 MB, past the room a buffer keeps: given back.
             large = Self.writeRuns(runs, size: 2_000_000, to: sink)
         }
         #expect(usual.allSatisfy { $0 >= 100_000 }, "\(usual)")
