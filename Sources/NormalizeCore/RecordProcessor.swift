@@ -119,14 +119,17 @@ package struct RecordProcessor: Sendable {
         return out.withBytes { Array($0) }
     }
 
-    /// The most lines in one run, the unit the threads take and whose output is written
-    /// whole, in input order.
-    package static let runLines = 64
-    /// The most input bytes in one run (a run holds at least one line, whatever its length).
-    package static let runBytes = 1 << 16
-    /// The most input bytes in the runs taken and not yet written: with ``runLines`` and the
-    /// threads' count (``BlockWorkspace/windowRuns(jobs:)``), it bounds the output held in
-    /// memory, whatever the number and size of a block's records.
+    /// The most lines and input bytes in one run, the unit the threads take and whose output
+    /// is written whole, in input order (a run holds at least one line, whatever its length).
+    /// With several threads, runs are short, so that the threads finish a block together;
+    /// with one, long, so that each run's output reaches the sink in chunks it writes as they
+    /// are, not copied into its buffer first.
+    package static func runLimits(jobs: Int) -> (lines: Int, bytes: Int) {
+        jobs == 1 ? (4096, 1 << 20) : (64, 1 << 16)
+    }
+    /// The most input bytes in the runs taken and not yet written: with the number of run
+    /// buffers (``BlockWorkspace/windowRuns(jobs:)``), it bounds the output held in memory,
+    /// whatever the number and size of a block's records.
     package static let windowBytes = 1 << 21
 
     /// Processes JSON Lines, streaming, on up to `jobs` threads; adds the number of failed
@@ -134,8 +137,8 @@ package struct RecordProcessor: Sendable {
     ///
     /// The input is read in blocks of whole lines (4 MiB from a regular file, the next one read
     /// on a thread of its own while this one is normalized when `jobs` is more than 1; from a
-    /// pipe or terminal, whatever has arrived); a block's lines are cut into runs of at most
-    /// ``runLines`` lines and ``runBytes`` bytes, which up to `jobs` threads take in order, one
+    /// pipe or terminal, whatever has arrived); a block's lines are cut into runs
+    /// (``runLimits(jobs:)``), which up to `jobs` threads take in order, one
     /// at a time, and each run's output is written as soon as every run before it has been:
     /// in input order, while the other threads go on normalizing, with at most ``windowBytes``
     /// of input in runs taken and not yet written (``processBlock(_:firstLine:name:into:jobs:workspace:)``).
@@ -245,7 +248,7 @@ package struct RecordProcessor: Sendable {
     /// taking lines once standard output has failed. `workspace` keeps the line table, the run
     /// buffers and the threads' registries from block to block, so their memory is reused.
     ///
-    /// The lines are cut into runs (``runLines``, ``runBytes``). Up to `jobs` workers take the
+    /// The lines are cut into runs (``runLimits(jobs:)``). Up to `jobs` workers take the
     /// runs in order, one at a time, each normalizing into a buffer of its own; the worker
     /// that finishes the next run to be written writes it, and the finished runs that follow
     /// it, while the others go on. A run is taken only while the runs taken and not
@@ -267,6 +270,7 @@ package struct RecordProcessor: Sendable {
     ) -> Int {
         workspace.lineEnds.removeAll(keepingCapacity: true)
         workspace.runEnds.removeAll(keepingCapacity: true)
+        let limits = Self.runLimits(jobs: jobs)
         var i = 0
         var runStart = 0
         var linesInRun = 0
@@ -274,7 +278,7 @@ package struct RecordProcessor: Sendable {
             workspace.lineEnds.append(newline)
             i = newline + 1
             linesInRun += 1
-            if linesInRun == Self.runLines || i - runStart >= Self.runBytes {
+            if linesInRun == limits.lines || i - runStart >= limits.bytes {
                 workspace.runEnds.append(workspace.lineEnds.count)
                 runStart = i
                 linesInRun = 0
@@ -285,6 +289,9 @@ package struct RecordProcessor: Sendable {
         guard runCount > 0, !output.hasFailed else { return 0 }
         let workerCount = min(jobs, runCount)
         let windowRuns = BlockWorkspace.windowRuns(jobs: workerCount)
+        // The room each buffer keeps once written: the buffers keep at most the window's
+        // bytes between them.
+        let keptCapacity = max(RunOutput.initialCapacity, Self.windowBytes / windowRuns)
         while workspace.buffers.count < windowRuns { workspace.buffers.append(RunOutput()) }
         while workspace.workers.count < workerCount {
             let processor =
@@ -325,7 +332,7 @@ package struct RecordProcessor: Sendable {
                     finished = (run, failed)
                 case .write(let runs):
                     // Written outside the schedule's lock: the other workers go on taking runs.
-                    for run in runs { RunOutput.write(buffers[run % windowRuns], to: output) }
+                    for run in runs { RunOutput.write(buffers[run % windowRuns], to: output, keeping: keptCapacity) }
                     finished = nil
                     schedule.written(through: runs.upperBound, outputFailed: output.hasFailed)
                 case .done:
@@ -492,16 +499,13 @@ package struct RecordProcessor: Sendable {
         @exclusivity(unchecked) var buffer = JSONOutputBuffer(capacity: initialCapacity)
         /// The room each buffer starts with.
         static let initialCapacity = 1 << 16
-        /// The most room a buffer keeps once its output is written: one that grew past it
-        /// (a run of records whose output is much larger than they are) gives the memory
-        /// back, so that the buffers do not all stay that large.
-        static let keptCapacity = 1 << 20
 
-        /// Appends the output kept in `run` to `output` and empties it, giving back its room
-        /// past ``keptCapacity``.
-        static func write(_ run: RunOutput, to output: OutputSink) {
+        /// Appends the output kept in `run` to `output` and empties it. A buffer with more
+        /// room than `keeping` — grown by a run of records whose output is much larger than
+        /// they are — gives the memory back, so that the buffers do not all stay that large.
+        static func write(_ run: RunOutput, to output: OutputSink, keeping: Int) {
             run.buffer.withBytes { output.append($0) }
-            if run.buffer.capacity > keptCapacity {
+            if run.buffer.capacity > keeping {
                 run.buffer.removeAll(keepingCapacityUpTo: initialCapacity)
             } else {
                 run.buffer.removeAll()

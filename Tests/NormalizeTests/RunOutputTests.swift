@@ -15,7 +15,7 @@ import Testing
             let bytes = [UInt8](repeating: UInt8(ascii: "a") + UInt8(index), count: size - 1) + [0x0A]
             bytes.withUnsafeBufferPointer { run.buffer.append($0) }
         }
-        for run in runs { RecordProcessor.RunOutput.write(run, to: sink) }
+        for run in runs { RecordProcessor.RunOutput.write(run, to: sink, keeping: 1 << 20) }
         #expect(runs.allSatisfy { $0.buffer.count == 0 })
         return runs.map { $0.buffer.capacity }
     }
@@ -27,7 +27,7 @@ import Testing
         let written = try OutputSinkTests.written { sink in
             // Usual runs (4 × 100 KB): the room grown stays, for the next runs.
             usual = Self.writeRuns(runs, size: 100_000, to: sink)
-            // Runs of 2 MB, past the room a buffer keeps: given back.
+            // Runs of 2 MB, past the room a buffer keeps (1 MiB here): given back.
             large = Self.writeRuns(runs, size: 2_000_000, to: sink)
         }
         #expect(usual.allSatisfy { $0 >= 100_000 }, "\(usual)")
