@@ -9,10 +9,10 @@ package enum MemoryTuning {
     /// (other C libraries are left as they are).
     ///
     /// By default glibc raises that threshold to the size of each large block freed and serves
-    /// later blocks below it from its heap, whose pages stay resident: the output buffers of a
-    /// round of large output, given back before another such round grows the other set's
-    /// (``RecordProcessor/processLines(from:name:into:jobs:failed:)``), would otherwise both
-    /// stay counted. Few allocations are that large — the read blocks and the output buffers,
+    /// later blocks below it from its heap, whose pages stay resident: a run buffer that a run
+    /// of large output grew, given back once written before another buffer grows as large
+    /// (``RecordProcessor/processLines(from:name:into:jobs:failed:)``), would otherwise stay
+    /// counted with it. Few allocations are that large — the read blocks and the output buffers,
     /// allocated once and reused, and the strings of unusually large records.
     package static func returnLargeBlocksWhenFreed() {
         #if canImport(Glibc)
