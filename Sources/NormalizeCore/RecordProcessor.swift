@@ -138,14 +138,13 @@ package struct RecordProcessor: Sendable {
     /// The input is read in blocks of whole lines (4 MiB from a regular file, the next one read
     /// on a thread of its own while this one is normalized when `jobs` is more than 1; from a
     /// pipe or terminal, whatever has arrived); a block's lines are cut into runs
-    /// (``runLimits(jobs:)``), which up to `jobs` threads take in order, one
-    /// at a time, and each run's output is written as soon as every run before it has been:
-    /// in input order, while the other threads go on normalizing, with at most ``windowBytes``
-    /// of input in runs taken and not yet written (``processBlock(_:firstLine:name:into:jobs:workspace:)``).
-    /// A line longer than `limits.maxRecordBytes` is not kept: its bytes are
-    /// skipped up to the next newline and it yields one `limitExceeded` record — unless it is
-    /// blank (spaces, tabs, CRs), which is skipped like every blank line, whatever its length
-    /// and wherever the read blocks fall.
+    /// (``runLimits(jobs:)``), which up to `jobs` threads take in order, one at a time, and each
+    /// run's output is written as soon as the runs before it have been — in input order, while
+    /// the other threads go on, with at most ``windowBytes`` of input in runs taken and not yet
+    /// written (``processBlock(_:firstLine:name:into:jobs:workspace:)``). A line longer than
+    /// `limits.maxRecordBytes` is not kept: its bytes are skipped up to the next newline and it
+    /// yields one `limitExceeded` record — unless it is blank (spaces, tabs, CRs), which is
+    /// skipped like every blank line, whatever its length and wherever the read blocks fall.
     /// - Throws: ``IOFailure`` when the input cannot be read (the output of the records before
     ///   is appended to `output` first, for the caller to flush) or standard output cannot be
     ///   written.
@@ -248,18 +247,19 @@ package struct RecordProcessor: Sendable {
     /// taking lines once standard output has failed. `workspace` keeps the line table, the run
     /// buffers and the threads' registries from block to block, so their memory is reused.
     ///
-    /// The lines are cut into runs (``runLimits(jobs:)``). Up to `jobs` workers take the
-    /// runs in order, one at a time, each normalizing into a buffer of its own; the worker
-    /// that finishes the next run to be written writes it, and the finished runs that follow
-    /// it, while the others go on. A run is taken only while the runs taken and not
-    /// yet written hold at most ``windowBytes`` of input and number fewer than the buffers
-    /// (``BlockWorkspace/windowRuns(jobs:)``) — the one to be written next is always taken — so
-    /// a slow run (costly records, a busy core) holds back at most that much output. The
-    /// threads meet once a block, not once every few thousand lines: a wait for the last run
-    /// and a thread's start, paid once per round, left the second of two threads idle 8% of a
-    /// run's time (docs/performance.md, "Thirty-first round"). Each worker normalizes with a
-    /// registry of its own (``AdapterRegistry/replica()``, made for the first parallel block),
-    /// so the threads share no object whose reference count changes per record.
+    /// The lines are cut into runs (``runLimits(jobs:)``). Up to `jobs` workers take the runs
+    /// in order, one at a time, each normalizing into a buffer of its own; the worker that
+    /// finishes the next run to be written writes it, and the finished runs that follow it,
+    /// while the others go on. A run is taken only while the runs taken and not yet written
+    /// hold at most ``windowBytes`` of input and number fewer than the buffers
+    /// (``BlockWorkspace/windowRuns(jobs:)``) — the one to be written next is always taken —
+    /// so a slow run (costly records, a busy core) holds back at most that much output. The
+    /// threads meet once a block, not once every few thousand lines: a thread's start and the
+    /// wait for the last run, paid once every 4,096 lines or 1 MiB, left the second of two
+    /// threads idle 7–9% of the time (docs/performance.md, "Thirty-first round"). Each worker
+    /// normalizes with a registry of its own (``AdapterRegistry/replica()``, made for the first
+    /// parallel block), so the threads share no object whose reference count changes per
+    /// record.
     package func processBlock(
         _ block: UnsafeBufferPointer<UInt8>,
         firstLine: Int,
