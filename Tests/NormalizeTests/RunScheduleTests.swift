@@ -10,40 +10,46 @@ import Testing
 /// taken and not yet written stay within the window, in number and in input bytes; a failed
 /// output stops the handing out.
 @Suite struct RunScheduleTests {
-    /// What the workers saw, checked as they went.
+    /// What the workers saw, checked as they went. Every field is read and written under
+    /// `lock`, the test's own reads too.
     final class Log: @unchecked Sendable {
         private let lock = NSLock()
-        private(set) var taken: [Int] = []
-        private(set) var written: [Int] = []
-        private(set) var problems: [String] = []
-        private(set) var failedReported = 0
+        private var takenRuns: [Int] = []
+        private var writtenRuns: [Int] = []
+        private var problemsSeen: [String] = []
+        private var failures = 0
         /// The runs reported written so far (updated before the schedule hears of it, so that
         /// the window this log checks is never wider than the schedule's).
         private var writtenCount = 0
 
+        var taken: [Int] { lock.withLock { takenRuns } }
+        var written: [Int] { lock.withLock { writtenRuns } }
+        var problems: [String] { lock.withLock { problemsSeen } }
+        var failedReported: Int { lock.withLock { failures } }
+
         func take(_ run: Int, bytes: [Int], windowRuns: Int, windowBytes: Int) {
             lock.withLock {
-                taken.append(run)
+                takenRuns.append(run)
                 if run - writtenCount >= windowRuns, run != writtenCount {
-                    problems.append("run \(run) taken with only \(writtenCount) written (window \(windowRuns) runs)")
+                    problemsSeen.append("run \(run) taken with only \(writtenCount) written (window \(windowRuns) runs)")
                 }
                 let held = bytes[writtenCount...run].reduce(0, +)
                 if held > windowBytes, run != writtenCount {
-                    problems.append("run \(run) taken with \(held) bytes held (window \(windowBytes))")
+                    problemsSeen.append("run \(run) taken with \(held) bytes held (window \(windowBytes))")
                 }
             }
         }
 
         func write(_ runs: Range<Int>) {
             lock.withLock {
-                if runs.lowerBound != writtenCount { problems.append("wrote \(runs) after \(writtenCount) runs") }
-                written.append(contentsOf: runs)
+                if runs.lowerBound != writtenCount { problemsSeen.append("wrote \(runs) after \(writtenCount) runs") }
+                writtenRuns.append(contentsOf: runs)
                 writtenCount = runs.upperBound
             }
         }
 
         func finished(failed: Int) {
-            lock.withLock { failedReported += failed }
+            lock.withLock { failures += failed }
         }
     }
 
