@@ -132,6 +132,25 @@ import Testing
         #expect(log.taken.count < sizes.count)
     }
 
+    /// One worker at full speed: takes, finishes and writes runs, logging each, until the
+    /// schedule has nothing left for it (a window of 2 MiB).
+    static func takeRuns(_ schedule: RecordProcessor.RunSchedule, log: Log, sizes: [Int], windowRuns: Int) {
+        var finished: (run: Int, failed: Int)? = nil
+        while true {
+            switch schedule.next(finishing: finished) {
+            case .run(let run):
+                log.take(run, bytes: sizes, windowRuns: windowRuns, windowBytes: 1 << 21)
+                finished = (run, 0)
+            case .write(let runs):
+                log.write(runs)
+                finished = nil
+                schedule.written(through: runs.upperBound, outputFailed: false)
+            case .done:
+                return
+            }
+        }
+    }
+
     /// A run that is not finished holds the others back: with it taken, another thread takes
     /// runs up to the window — in number with small runs, in bytes with large ones — and then
     /// waits, until the run is finished and written.
@@ -149,20 +168,7 @@ import Testing
         log.take(0, bytes: sizes, windowRuns: windowRuns, windowBytes: 1 << 21)
         let other = DispatchGroup()
         DispatchQueue.global().async(group: other) {
-            var finished: (run: Int, failed: Int)? = nil
-            while true {
-                switch schedule.next(finishing: finished) {
-                case .run(let run):
-                    log.take(run, bytes: sizes, windowRuns: windowRuns, windowBytes: 1 << 21)
-                    finished = (run, 0)
-                case .write(let runs):
-                    log.write(runs)
-                    finished = nil
-                    schedule.written(through: runs.upperBound, outputFailed: false)
-                case .done:
-                    return
-                }
-            }
+            Self.takeRuns(schedule, log: log, sizes: sizes, windowRuns: windowRuns)
         }
         // The other thread fills the window, then waits: nothing more is taken meanwhile.
         let deadline = Date().addingTimeInterval(10)
@@ -179,20 +185,7 @@ import Testing
         #expect(runs == 0..<expectedHeld)
         log.write(runs)
         schedule.written(through: runs.upperBound, outputFailed: false)
-        var finished: (run: Int, failed: Int)? = nil
-        loop: while true {
-            switch schedule.next(finishing: finished) {
-            case .run(let run):
-                log.take(run, bytes: sizes, windowRuns: windowRuns, windowBytes: 1 << 21)
-                finished = (run, 0)
-            case .write(let runs):
-                log.write(runs)
-                finished = nil
-                schedule.written(through: runs.upperBound, outputFailed: false)
-            case .done:
-                break loop
-            }
-        }
+        Self.takeRuns(schedule, log: log, sizes: sizes, windowRuns: windowRuns)
         #expect(other.wait(timeout: .now() + 10) == .success)
         #expect(log.problems.isEmpty, "\(log.problems.prefix(5))")
         #expect(log.written == Array(0..<sizes.count))
