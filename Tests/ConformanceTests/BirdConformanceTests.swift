@@ -101,6 +101,35 @@ import Testing
         }
     }
 
+    /// The adapter folds ASCII spellings byte by byte and other text with `lowercased()`;
+    /// both must accept exactly what `lowercased()` with `_` and `-` dropped names. Thousands
+    /// of generated spellings — Bird's names in mixed case with separators, near misses,
+    /// 15 and 16 bytes, and letters outside ASCII whose lower case is ASCII (the Kelvin sign
+    /// `K`, U+212A, lower-cases to `k`; `İ` does not to `i`) — against that reference.
+    @Test func spellingsFoldAsLowercasedDoes() {
+        let adapter = BirdAdapter()
+        let actionNames: Set = ["openapp", "url", "openurl", "deeplink", "opendeeplink"]
+        let typeNames: Set = ["tap", "button", "received"]
+        let pieces = [
+            "open", "OPEN", "Open", "app", "APP", "url", "URL", "Url", "deep", "DEEP", "link", "LINK", "lin\u{212A}",
+            "_", "-", "__", "tap", "TAP", "Button", "received", "RECEIVED", "x", "İ", "é", "\u{212A}", " ", "ta", "p",
+        ]
+        var generator = SystemRandomNumberGenerator()
+        var spellings = ["", "deeplin\u{212A}", "DEEPLIN\u{212A}", "open_deep_link_", "OPEN-DEEP-LINK", "t\u{0130}ap"]
+        for _ in 0..<4_000 {
+            let count = Int.random(in: 1...5, using: &generator)
+            spellings.append((0..<count).map { _ in pieces.randomElement(using: &generator)! }.joined())
+        }
+        for spelling in spellings {
+            let lowered = spelling.lowercased()
+            let folded = String(lowered.unicodeScalars.filter { $0 != "_" && $0 != "-" })
+            let action = InputEvent(.vendorEvent(["action": ["type": .string(spelling)]]))
+            #expect(adapter.recognizes(action) == actionNames.contains(folded), "action type \(spelling.debugDescription)")
+            let type = InputEvent(.vendorEvent(["type": .string(spelling)]))
+            #expect(adapter.recognizes(type) == typeNames.contains(lowered), "type \(spelling.debugDescription)")
+        }
+    }
+
     @Test func longUnknownValuesAreShortenedInMessages() throws {
         let long = String(repeating: "X", count: 5000)
         let interaction = try BirdAdapter().read(InputEvent(.vendorEvent(["type": "Tap", "action": ["type": .string(long)]])))

@@ -12,7 +12,7 @@ enum BirdInteractionType: Sendable, Hashable {
 
     /// Reads a spelling: `Tap`, `tap`, `TAP`, … (case-insensitive).
     init?(spelling: String) {
-        switch spelling.lowercased() {
+        switch BirdSpelling.folded(spelling, droppingSeparators: false) {
         case "tap": self = .tap
         case "button": self = .button
         case "received": self = .received
@@ -37,8 +37,7 @@ enum BirdActionType: Sendable, Hashable {
 
     /// Reads a spelling, or returns `nil` for an action type Bird does not document.
     init?(spelling: String) {
-        let folded = String(spelling.lowercased().unicodeScalars.filter { $0 != "_" && $0 != "-" })
-        switch folded {
+        switch BirdSpelling.folded(spelling, droppingSeparators: true) {
         case "openapp": self = .openApp
         case "url", "openurl": self = .url
         case "deeplink", "opendeeplink": self = .deepLink
@@ -53,5 +52,36 @@ enum BirdActionType: Sendable, Hashable {
         case .url: "URL"
         case .deepLink: "DEEP_LINK"
         }
+    }
+}
+
+/// How a spelling is folded before it is compared with Bird's names.
+enum BirdSpelling {
+    /// `spelling` as `lowercased()` gives it, without its `_` and `-` when
+    /// `droppingSeparators`. ASCII text of at most 15 bytes (every name Bird has, and what
+    /// payloads send) is folded byte by byte into a small string, with no allocation: on
+    /// ASCII, `lowercased()` maps `A`–`Z` and nothing else. Other text goes through
+    /// `lowercased()` itself, whose Unicode mappings can turn a letter that is not ASCII into
+    /// one that is (the Kelvin sign `K` into `k`).
+    static func folded(_ spelling: String, droppingSeparators: Bool) -> String {
+        let ascii = spelling.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+            guard bytes.count <= 15 else { return nil }
+            var high: UInt8 = 0
+            for byte in bytes { high |= byte }
+            guard high < 0x80 else { return nil }
+            return String(unsafeUninitializedCapacity: bytes.count) { out in
+                var count = 0
+                for byte in bytes {
+                    if droppingSeparators, byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") { continue }
+                    out[count] = byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
+                    count &+= 1
+                }
+                return count
+            }
+        }
+        if let ascii = ascii ?? nil { return ascii }
+        let lowered = spelling.lowercased()
+        guard droppingSeparators else { return lowered }
+        return String(lowered.unicodeScalars.filter { $0 != "_" && $0 != "-" })
     }
 }
