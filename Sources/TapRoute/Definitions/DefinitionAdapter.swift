@@ -113,22 +113,20 @@ public struct DefinitionAdapter: PayloadAdapter {
         // Each path outside `buttons`, and each named value, is read once per run and kept, in
         // slots on the stack (the heap when there are many): no allocation, and no copy-on-write
         // check on each write.
-        let result: Result<AdapterResult, NormalizationError> = withUnsafeTemporaryAllocation(
+        // The result is returned through the closure as it is, not wrapped in a `Result`:
+        // each wrapping and unwrapping copied the whole `AdapterResult` (measured: seven
+        // copies a record).
+        return try withUnsafeTemporaryAllocation(
             of: DContext.Slot.self,
             capacity: plan.slotCount
-        ) { slots in
+        ) { slots throws(NormalizationError) -> AdapterResult in
             slots.initialize(repeating: .unresolved)
-            defer { _ = slots.deinitialize() }
+            defer { DContext.destroy(slots) }
             context.slots = slots
             defer { context.slots = DContext.noSlots }
             context.limits = reader.limits
-            do throws(NormalizationError) {
-                return .success(try run(&context, reader: &reader))
-            } catch {
-                return .failure(error)
-            }
+            return try run(&context, reader: &reader)
         }
-        return try result.get()
     }
 
     /// Runs the plan with the run state's slots in place.
@@ -185,8 +183,8 @@ public struct DefinitionAdapter: PayloadAdapter {
 struct DContext {
     let plan: DefinitionPlan
     let kind: InputKindName
-    let root: JSONValue
-    /// The root's members, for the paths of one or two keys.
+    /// The root object. Kept once: a copy as a `JSONValue` too was one more retain and
+    /// release of its storage a run.
     let rootObject: JSONObject
     /// The depth of the root object in the record (the record's top level is 1).
     let rootDepth: Int
@@ -225,6 +223,14 @@ struct DContext {
         var depth: Int32
         var value: JSONValue
         static let unresolved = Slot(shape: .unresolved, depth: 0, value: .null)
+    }
+
+    /// Destroys the slots one by one, each with `Slot`'s own code: `deinitialize()` on the
+    /// buffer goes through the runtime's generic array destruction, a call through the type's
+    /// metadata for each slot (350 instructions a record on Bird's, measured).
+    static func destroy(_ slots: UnsafeMutableBufferPointer<Slot>) {
+        guard let base = slots.baseAddress else { return }
+        for i in 0..<slots.count { _ = (base + i).move() }
     }
 
     /// Caches a value in a slot (taking it: a value read for the slot is moved in, not copied).
@@ -295,13 +301,12 @@ struct DContext {
     {
         self.plan = plan
         self.kind = kind
-        self.root = .object(root)
         self.rootObject = root
         self.rootDepth = 2
         self.action = action
         self.url = url
         self.origin = origin
-        self.base = self.root
+        self.base = .object(root)
         self.baseDepth = 2
     }
 
@@ -395,6 +400,10 @@ struct DContext {
 
     /// Reads a cached path into its slot.
     mutating func fill(_ id: DPathID) {
+        // A path of one or two keys from the root (most cached paths) is moved from where the
+        // root holds it straight into its slot: through `resolveInterned` and its `Found`,
+        // the value was copied twice and released once more on the way (measured on Bird's
+        // records: three retains and two releases a record).
         guard let found = resolveInterned(id) else {
             slots[id.slot].shape = .missing
             return
@@ -421,7 +430,7 @@ struct DContext {
             case .current:
                 if let found = Self.keys(k, path.steps, in: base, depth: baseDepth) { return found }
             case .root:
-                if let found = Self.keys(k, path.steps, in: root, depth: rootDepth) { return found }
+                if let found = Self.keys(k, path.steps, inObject: rootObject, depth: rootDepth) { return found }
             case .reference:
                 break
             }
@@ -433,7 +442,7 @@ struct DContext {
             current = base
             depth = baseDepth
         case .root:
-            current = root
+            current = .object(rootObject)
             depth = rootDepth
         case .reference(let r):
             guard let v = reference(r) else { return nil }
@@ -478,6 +487,11 @@ struct DContext {
     @inline(__always)
     static func keys(_ first: String, _ steps: [DStep], in start: JSONValue, depth: Int) -> Found?? {
         guard case .object(let o) = start else { return .some(nil) }
+        return keys(first, steps, inObject: o, depth: depth)
+    }
+
+    /// ``keys(_:_:in:depth:)`` from an object.
+    static func keys(_ first: String, _ steps: [DStep], inObject o: JSONObject, depth: Int) -> Found?? {
         if steps.count == 1 {
             guard let next = o[first] else { return .some(nil) }
             return .some(Found(value: next, holderDepth: depth))
@@ -740,9 +754,11 @@ struct DContext {
     }
 
     mutating func trigger() -> Trigger {
-        let rules = plan.trigger ?? []
-        for rule in rules where applies(rule.when) {
-            switch rule.kind {
+        // By index, the rules read where the plan keeps them: the array and each rule copied
+        // out were three retains and releases a run.
+        let count = plan.trigger?.count ?? 0
+        for index in 0..<count where applies(plan.trigger.unsafelyUnwrapped[index].when) {
+            switch plan.trigger.unsafelyUnwrapped[index].kind {
             case .tap: return .tap
             case .dismiss: return .dismiss
             case .open: return .open
