@@ -76,19 +76,19 @@ public struct DefinitionAdapter: PayloadAdapter {
             guard plan.readsNotification else { return false }
             if plan.recognizesInPlace {
                 guard rootAdmitted || plan.rootRequirement?.admits(userInfo) ?? true else { return false }
-                return DRecognizer(plan: plan, root: userInfo, action: action, origin: origin).holds(plan.recognize)
+                return DRecognizer.holds(plan.recognize, plan: plan, root: userInfo, action: action, origin: origin)
             }
         case .inAppMessage(let message, let action):
             guard plan.readsInAppMessage else { return false }
             if plan.recognizesInPlace {
                 guard rootAdmitted || plan.rootRequirement?.admits(message) ?? true else { return false }
-                return DRecognizer(plan: plan, root: message, action: action, origin: nil).holds(plan.recognize)
+                return DRecognizer.holds(plan.recognize, plan: plan, root: message, action: action, origin: nil)
             }
         case .vendorEvent(let event):
             guard plan.readsVendorEvent else { return false }
             if plan.recognizesInPlace {
                 guard rootAdmitted || plan.rootRequirement?.admits(event) ?? true else { return false }
-                return DRecognizer(plan: plan, root: event, action: nil, origin: nil).holds(plan.recognize)
+                return DRecognizer.holds(plan.recognize, plan: plan, root: event, action: nil, origin: nil)
             }
         case .url:
             // Most definitions read no links: answered without a run's set-up.
@@ -991,37 +991,45 @@ struct DContext {
 /// Evaluates a `recognize` predicate whose paths are all one or two keys from the root (or the
 /// action), on the input's root object as it is: no run state, no cache, nothing copied but
 /// the values tested. ``DefinitionPlan/recognizesInPlace`` says when it applies.
-struct DRecognizer {
-    let plan: DefinitionPlan
-    let root: JSONObject
-    let action: String?
-    let origin: InputEvent.NotificationOrigin?
-
-    func holds(_ p: DPredicate) -> Bool {
+enum DRecognizer {
+    /// Whether `p` holds for the input with root object `root`. Functions of their inputs
+    /// rather than methods of a value holding them: a value would retain the plan and the root
+    /// as it is made and release them after, four atomic operations a detection (measured on
+    /// Bird's records), where parameters are only borrowed.
+    static func holds(
+        _ p: DPredicate,
+        plan: DefinitionPlan,
+        root: JSONObject,
+        action: String?,
+        origin: InputEvent.NotificationOrigin?
+    ) -> Bool {
         let node = plan.predicates[p.index]
         let result: Bool
         switch node {
         case .always: result = true
         case .origin(let o): result = origin == o
         case .all(let parts):
-            result = parts.allSatisfy { holds(plan.parts[$0]) }
+            result = parts.allSatisfy { holds(plan.parts[$0], plan: plan, root: root, action: action, origin: origin) }
         case .any(let parts):
             if let any = plan.anyFilters[p.index] {
                 // Every part is false on a root the filter does not admit.
                 let admitted = any.filter.admits(root)
-                result = any.exact || !admitted ? admitted : parts.contains { holds(plan.parts[$0]) }
+                result =
+                    any.exact || !admitted
+                    ? admitted
+                    : parts.contains { holds(plan.parts[$0], plan: plan, root: root, action: action, origin: origin) }
             } else {
-                result = parts.contains { holds(plan.parts[$0]) }
+                result = parts.contains { holds(plan.parts[$0], plan: plan, root: root, action: action, origin: origin) }
             }
         case .exists(let path), .nonEmpty(let path), .isType(let path, _), .isTrue(let path), .equals(let path, _, _),
             .oneOf(let path, _, _), .anyKeyHasPrefix(let path, _), .hasScheme(let path, _):
-            result = Self.test(node, value(path), plan: plan)
+            result = test(node, value(path, plan: plan, root: root, action: action), plan: plan)
         }
         return result != p.negated
     }
 
     /// The value at a path the plan marked readable in place.
-    func value(_ id: DPathID) -> JSONValue? {
+    static func value(_ id: DPathID, plan: DefinitionPlan, root: JSONObject, action: String?) -> JSONValue? {
         guard plan.rootKeyCounts[id.index] != 0 else {
             // The other paths `recognizesInPlace` admits: the root itself, and `@action`.
             if plan.paths[id.index].steps.isEmpty, plan.paths[id.index].base != .reference(.action) { return .object(root) }
