@@ -191,8 +191,11 @@ struct DContext {
     let action: String?
     let url: String?
     let origin: InputEvent.NotificationOrigin?
-    /// What relative paths read from: the button inside `buttons`, the root elsewhere.
-    var base: JSONValue
+    /// What relative paths read from inside `buttons`: the button (`baseIsRoot` false).
+    var base: JSONValue = .null
+    /// Whether relative paths read from the root object, as they do outside `buttons`: a
+    /// flag rather than a copy of the root in `base`, which was a retain and a release a run.
+    var baseIsRoot = true
     var baseDepth: Int
     var key: String?
     var buttons: [Interaction.Button] = []
@@ -306,7 +309,6 @@ struct DContext {
         self.action = action
         self.url = url
         self.origin = origin
-        self.base = .object(root)
         self.baseDepth = 2
     }
 
@@ -428,7 +430,11 @@ struct DContext {
         if path.steps.count <= 2, !path.steps.isEmpty, case .key(let k) = path.steps[0] {
             switch path.base {
             case .current:
-                if let found = Self.keys(k, path.steps, in: base, depth: baseDepth) { return found }
+                let found =
+                    baseIsRoot
+                    ? Self.keys(k, path.steps, inObject: rootObject, depth: baseDepth)
+                    : Self.keys(k, path.steps, in: base, depth: baseDepth)
+                if let found { return found }
             case .root:
                 if let found = Self.keys(k, path.steps, inObject: rootObject, depth: rootDepth) { return found }
             case .reference:
@@ -439,7 +445,7 @@ struct DContext {
         var depth: Int
         switch path.base {
         case .current:
-            current = base
+            current = baseIsRoot ? .object(rootObject) : base
             depth = baseDepth
         case .root:
             current = .object(rootObject)
@@ -877,9 +883,13 @@ struct DContext {
         // release every reference it holds. Paths inside buttons read from each button:
         // nothing of theirs is cached (no predicate inside them is memoized, `memo`), and
         // the memoized results are put back with the rest.
-        let saved = (base: base, baseDepth: baseDepth, key: key, slots: slots, memoHolds: memoHolds, memoFails: memoFails)
+        let saved = (
+            base: base, baseIsRoot: baseIsRoot, baseDepth: baseDepth, key: key, slots: slots, memoHolds: memoHolds,
+            memoFails: memoFails
+        )
         defer {
             base = saved.base
+            baseIsRoot = saved.baseIsRoot
             baseDepth = saved.baseDepth
             key = saved.key
             slots = saved.slots
@@ -896,6 +906,7 @@ struct DContext {
             default: return out
             }
             base = element.value
+            baseIsRoot = false
             key = element.key
             let id: String?
             if let idSpec = spec.id {
@@ -943,6 +954,8 @@ struct DContext {
             case .wrongType(let v):
                 object = try apply(spec.wrongType, text: nil, value: v, clause: nil, path: path, reader: &reader) ?? [:]
             }
+        } else if baseIsRoot {
+            object = rootObject
         } else if case .object(let o) = base {
             object = o
         } else {
