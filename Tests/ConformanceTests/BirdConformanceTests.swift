@@ -114,7 +114,7 @@ import Testing
             "open", "OPEN", "Open", "app", "APP", "url", "URL", "Url", "deep", "DEEP", "link", "LINK", "lin\u{212A}",
             "_", "-", "__", "tap", "TAP", "Button", "received", "RECEIVED", "x", "İ", "é", "\u{212A}", " ", "ta", "p",
         ]
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: 2_026_113_032)
         var spellings = ["", "deeplin\u{212A}", "DEEPLIN\u{212A}", "open_deep_link_", "OPEN-DEEP-LINK", "t\u{0130}ap"]
         for _ in 0..<4_000 {
             let count = Int.random(in: 1...5, using: &generator)
