@@ -402,10 +402,6 @@ struct DContext {
 
     /// Reads a cached path into its slot.
     mutating func fill(_ id: DPathID) {
-        // A path of one or two keys from the root (most cached paths) is moved from where the
-        // root holds it straight into its slot: through `resolveInterned` and its `Found`,
-        // the value was copied twice and released once more on the way (measured on Bird's
-        // records: three retains and two releases a record).
         guard let found = resolveInterned(id) else {
             slots[id.slot].shape = .missing
             return
