@@ -1099,7 +1099,7 @@ struct DefinitionCompiler {
 }
 
 /// Folds strings for comparison under a ``DMatch``, without allocating for ASCII input.
-enum DFold {
+package enum DFold {
     static func fold(_ s: String, _ match: DMatch) -> [UInt8] {
         switch match {
         case .exact: return Array(s.utf8)
@@ -1116,7 +1116,7 @@ enum DFold {
     /// compared with each literal's; another ASCII `s` of up to 64 bytes is folded once, on
     /// the stack, and compared with each; any other is compared literal by literal with
     /// ``matches(_:text:_:)``.
-    static func first(
+    package static func first(
         _ s: String,
         _ match: DMatch,
         count: Int,

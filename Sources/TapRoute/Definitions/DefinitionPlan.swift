@@ -405,7 +405,7 @@ struct DPath: Sendable, Hashable {
 }
 
 /// How strings compare.
-enum DMatch: String, Sendable, Hashable {
+package enum DMatch: String, Sendable, Hashable {
     case exact, `case`, caseAndSeparators
 }
 
@@ -442,7 +442,7 @@ struct DMap: Sendable {
 /// Two texts that fold to such a form are equal under their match exactly when their forms
 /// are, and a text with one can equal no literal without one (a literal folding to non-ASCII
 /// bytes, or to more than 16), so the forms alone decide.
-struct DShortFold: Sendable, Hashable {
+package struct DShortFold: Sendable, Hashable {
     /// Bytes 0–7, the first in the low eight bits; zero past the end.
     let low: UInt64
     /// Bytes 8–15, likewise.
@@ -452,7 +452,7 @@ struct DShortFold: Sendable, Hashable {
 
     /// The form of bytes that are already folded; `nil` when they are more than 16 or not
     /// all ASCII.
-    init?(folded: String) {
+    package init?(folded: String) {
         var packed = Packing()
         for b in folded.utf8 {
             guard b < 0x80, packed.append(b) else { return nil }
@@ -492,7 +492,7 @@ struct DShortFold: Sendable, Hashable {
     /// and `_` and `-` dropped for the second), when the text is ASCII, at most 64 bytes, and
     /// folds to at most 16; `nil` otherwise, for the slower comparisons. ASCII folds to the
     /// same bytes here as `String.lowercased()` gives.
-    static func fold(_ text: String, _ match: DMatch) -> DShortFold? {
+    package static func fold(_ text: String, _ match: DMatch) -> DShortFold? {
         let dropSeparators = match == .caseAndSeparators
         if let tag = JSONObject.smallASCIITag {
             // A string of at most 15 ASCII bytes holds them in its own two words (the count

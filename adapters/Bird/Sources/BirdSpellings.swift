@@ -1,3 +1,5 @@
+import TapRoute
+
 /// The kinds of Bird notification interaction (`type` of the interaction object).
 ///
 /// The web SDK documents `Received`, `Tap` and `Button`; the iOS SDK exposes the same as a
@@ -10,14 +12,13 @@ enum BirdInteractionType: Sendable, Hashable {
     /// The user tapped one of the notification's buttons.
     case button
 
+    /// Bird's names, in any letter case.
+    private static let names = BirdNames<Self>([("tap", .tap), ("button", .button), ("received", .received)], match: .case)
+
     /// Reads a spelling: `Tap`, `tap`, `TAP`, … (case-insensitive).
     init?(spelling: String) {
-        switch BirdSpelling.folded(spelling, droppingSeparators: false) {
-        case "tap": self = .tap
-        case "button": self = .button
-        case "received": self = .received
-        default: return nil
-        }
+        guard let type = Self.names.value(of: spelling) else { return nil }
+        self = type
     }
 }
 
@@ -35,14 +36,16 @@ enum BirdActionType: Sendable, Hashable {
     /// "Open Deep Link": open the app; the SDK opens the link only when told to.
     case deepLink
 
+    /// Bird's names, in any letter case and without `_` or `-`.
+    private static let names = BirdNames<Self>(
+        [("openapp", .openApp), ("url", .url), ("openurl", .url), ("deeplink", .deepLink), ("opendeeplink", .deepLink)],
+        match: .caseAndSeparators
+    )
+
     /// Reads a spelling, or returns `nil` for an action type Bird does not document.
     init?(spelling: String) {
-        switch BirdSpelling.folded(spelling, droppingSeparators: true) {
-        case "openapp": self = .openApp
-        case "url", "openurl": self = .url
-        case "deeplink", "opendeeplink": self = .deepLink
-        default: return nil
-        }
+        guard let type = Self.names.value(of: spelling) else { return nil }
+        self = type
     }
 
     /// The web SDK's (documented) spelling, for messages.
@@ -55,33 +58,25 @@ enum BirdActionType: Sendable, Hashable {
     }
 }
 
-/// How a spelling is folded before it is compared with Bird's names.
-enum BirdSpelling {
-    /// `spelling` as `lowercased()` gives it, without its `_` and `-` when
-    /// `droppingSeparators`. ASCII text of at most 15 bytes (every name Bird has, and what
-    /// payloads send) is folded byte by byte into a small string, with no allocation: on
-    /// ASCII, `lowercased()` maps `A`–`Z` and nothing else. Other text goes through
-    /// `lowercased()` itself, whose Unicode mappings can turn a letter that is not ASCII into
-    /// one that is (the Kelvin sign `K` into `k`).
-    static func folded(_ spelling: String, droppingSeparators: Bool) -> String {
-        let ascii = spelling.utf8.withContiguousStorageIfAvailable { bytes -> String? in
-            guard bytes.count <= 15 else { return nil }
-            var high: UInt8 = 0
-            for byte in bytes { high |= byte }
-            guard high < 0x80 else { return nil }
-            return String(unsafeUninitializedCapacity: bytes.count) { out in
-                var count = 0
-                for byte in bytes {
-                    if droppingSeparators, byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") { continue }
-                    out[count] = byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
-                    count &+= 1
-                }
-                return count
-            }
-        }
-        if let ascii = ascii ?? nil { return ascii }
-        let lowered = spelling.lowercased()
-        guard droppingSeparators else { return lowered }
-        return String(lowered.unicodeScalars.filter { $0 != "_" && $0 != "-" })
+/// Bird's names for one kind of spelling, compared with the definitions engine's folding
+/// (`DFold`): ASCII is read without allocating, other text through `lowercased()` (whose
+/// Unicode mappings can turn a letter that is not ASCII into one that is: the Kelvin sign `K`
+/// into `k`).
+struct BirdNames<Value: Sendable>: Sendable {
+    /// Each name as folded, its short form, and what it names.
+    private let names: [(folded: String, short: DShortFold?, value: Value)]
+    /// How spellings compare with the names.
+    private let match: DMatch
+
+    /// `names` already folded under `match`.
+    init(_ names: [(String, Value)], match: DMatch) {
+        self.names = names.map { (folded: $0.0, short: DShortFold(folded: $0.0), value: $0.1) }
+        self.match = match
+    }
+
+    /// What `spelling` names, if any.
+    func value(of spelling: String) -> Value? {
+        DFold.first(spelling, match, count: names.count, short: { names[$0].short }, literal: { names[$0].folded })
+            .map { names[$0].value }
     }
 }
