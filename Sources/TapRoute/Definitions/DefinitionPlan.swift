@@ -50,6 +50,11 @@ final class DefinitionPlan: Sendable {
     let memo: [Int]
     /// The slot of the first memoized predicate kept in a slot (the 65th).
     let memoSlotBase: Int
+    /// For each predicate node that tests only the shape of the value at a cached path
+    /// (`exists`, `nonEmpty`, `isType` outside `buttons`), that path and the shapes for which
+    /// it holds; a zero mask for every other node. A run answers such a node from the path's
+    /// slot with one bit test, without the general evaluation (or a memo: the slot is one).
+    let shapeTests: [DShapeTest]
     /// For each path of `paths` that is a named value alone (`@name`), the value's index;
     /// otherwise `-1`.
     let namedPaths: [Int]
@@ -128,9 +133,13 @@ final class DefinitionPlan: Sendable {
         self.literals = tables.literals
         self.strings = tables.strings
         self.parts = tables.parts
+        let shapeTests = tables.nodes.map(DShapeTest.init)
+        self.shapeTests = shapeTests
         var memoCount = 0
         self.memo = tables.nodes.indices.map { i in
-            guard tables.uses[i] > 1, !tables.insideButtons[i], tables.nodes[i] != .always else { return -1 }
+            guard tables.uses[i] > 1, !tables.insideButtons[i], tables.nodes[i] != .always, shapeTests[i].mask == 0 else {
+                return -1
+            }
             memoCount += 1
             return memoCount - 1
         }
@@ -593,6 +602,49 @@ struct DPredicate: Sendable, Hashable {
     var negated = false
     /// The predicate that always holds (the table's first node).
     static let always = DPredicate(index: 0)
+}
+
+/// A predicate node answered by the shape of the value at a cached path alone (see
+/// ``DefinitionPlan/shapeTests``).
+struct DShapeTest: Sendable {
+    /// The path whose slot holds the shape.
+    var path: DPathID
+    /// Bit `s` is set when the node holds for a value of shape `s` (a ``DContext/Shape`` raw
+    /// value); zero when the node is not such a test.
+    var mask: UInt16
+
+    /// The shape test `node` is, or a zero mask when it is none: another kind of node, or one
+    /// whose path is read each time (inside `buttons`, no slot).
+    init(_ node: DPredicateNode) {
+        let holds: (DContext.Shape) -> Bool
+        let path: DPathID
+        switch node {
+        case .exists(let p):
+            path = p
+            holds = { $0.exists }
+        case .nonEmpty(let p):
+            path = p
+            holds = { $0.nonEmpty }
+        case .isType(let p, let type):
+            path = p
+            holds = { $0.is(type) }
+        default:
+            self.init(path: DPathID(index: 0, slot: -1), mask: 0)
+            return
+        }
+        guard path.slot >= 0 else {
+            self.init(path: path, mask: 0)
+            return
+        }
+        var mask: UInt16 = 0
+        for shape in DContext.Shape.valueShapes where holds(shape) { mask |= 1 << UInt16(shape.rawValue) }
+        self.init(path: path, mask: mask)
+    }
+
+    init(path: DPathID, mask: UInt16) {
+        self.path = path
+        self.mask = mask
+    }
 }
 
 /// A node of the predicate table. Literals, strings and parts are ranges of the plan's
