@@ -122,4 +122,65 @@ import Testing
         }
         #expect(checked > 100)
     }
+
+    /// `equals` and `oneOf` under a case-insensitive match compare a cached text's short fold,
+    /// kept while the tests stay on one slot and match. In any order of tests over two paths
+    /// and the three matches, each answer must be the leaf's: texts that fold short or not
+    /// (long, non-ASCII, the Kelvin sign), separators, literals that are not strings.
+    @Test func foldedComparisonsGiveTheLeafsAnswer() throws {
+        let literals: [JSONValue] = ["Tap", "open_app", "OPEN-APP", "k", "abcdefghijklmnopq", "Éa", 3, true]
+        var rules: [JSONValue] = []
+        for path in ["a", "o.b"] {
+            for match in ["exact", "case", "caseAndSeparators"] {
+                for literal in literals {
+                    rules.append(
+                        .object([
+                            "when": .object(["equals": .object(["path": .string(path), "to": literal, "match": .string(match)])]),
+                            "error": "invalidPayload", "message": "no",
+                        ])
+                    )
+                }
+                rules.append(
+                    .object([
+                        "when": .object(["oneOf": .object(["path": .string(path), "values": .array(literals), "match": .string(match)])]),
+                        "error": "invalidPayload", "message": "no",
+                    ])
+                )
+            }
+        }
+        let definition = try AdapterDefinition(
+            json: .object([
+                "id": "folds", "summary": "folded comparisons", "reads": ["vendorEvent"], "recognize": ["exists": "a"],
+                "reject": .array(rules),
+            ])
+        )
+        let plan = definition.plan
+        let texts: [JSONValue] = [
+            "tap", "TAP", "Tap", "ta_p", "openapp", "OPEN_APP", "Open-App", "open__app", "\u{212A}", "K", "k", "",
+            "abcdefghijklmnopq", "ABCDEFGHIJKLMNOPQ", "éa", "Éa", "ÉA", 3, true, .null, ["x": 1],
+        ]
+        var generator = SplitMix64(seed: 2_026_113_033)
+        var held = 0
+        for _ in 0..<600 {
+            let a = texts[generator.below(texts.count)]
+            let b = texts[generator.below(texts.count)]
+            let root: JSONObject = ["a": a, "o": .object(["b": b])]
+            var order = plan.rejectWhens
+            for i in order.indices.reversed() { order.swapAt(i, generator.below(i + 1)) }
+            let answers = try Self.fastAnswers(plan, InputEvent(.vendorEvent(root)), order)
+            for (p, answer) in zip(order, answers) {
+                let node = plan.predicates[p.index]
+                guard case .equals(let id, _, _) = node else {
+                    guard case .oneOf(let id, _, _) = node else { continue }
+                    let leaf = DRecognizer.test(node, Self.value(at: plan.paths[id.index], in: root), plan: plan)
+                    #expect(answer == [leaf, leaf], "\(node) on \(root)")
+                    continue
+                }
+                let leaf = DRecognizer.test(node, Self.value(at: plan.paths[id.index], in: root), plan: plan)
+                if leaf { held += 1 }
+                #expect(answer == [leaf, leaf], "\(node) on \(root)")
+            }
+        }
+        #expect(held > 500)
+    }
 }

@@ -209,6 +209,12 @@ struct DContext {
     /// is set in one word once it has been evaluated in this run.
     var memoHolds: UInt64 = 0
     var memoFails: UInt64 = 0
+    /// The text a string test folded last (``foldedTest(_:slot:)``): its slot (`-1`: none),
+    /// the match, and the fold (`nil`: the text has no short form). One entry rather than one
+    /// per slot: rules test one path after another, and a larger slot costs every slot.
+    var foldedSlot = -1
+    var foldedMatch = DMatch.exact
+    var folded: DShortFold?
     /// The limits of the run's reader, for the silent readers of named values and the
     /// trigger: JSON they decode (`as: json`) is bounded by the registry's `limits.maxDepth`
     /// like any other (recognition decodes none).
@@ -576,6 +582,7 @@ struct DContext {
             // A cached value is tested where it is kept.
             if slots[path.slot].shape == .unresolved { fill(path) }
             if slots[path.slot].shape == .missing { return DRecognizer.test(plan.predicates[p.index], nil, plan: plan) }
+            if let answer = foldedTest(plan.predicates[p.index], slot: path.slot) { return answer }
             return DRecognizer.test(plan.predicates[p.index], present: slots[path.slot].value, plan: plan)
         case .origin(let o):
             return origin == o
@@ -585,6 +592,42 @@ struct DContext {
         case .any(let parts):
             for i in parts where holds(plan.parts[i]) { return true }
             return false
+        }
+    }
+
+    /// The answer of an `equals` or `oneOf` under a case-insensitive match on the text in
+    /// `slot`, from the text's short fold, kept while the tests stay on that slot and match:
+    /// a rule set often compares the same text several times in a row (Bird's `type` three
+    /// times a record), and folding it, and copying it out of the slot for the comparison,
+    /// was most of each comparison's cost. `nil` when the node is neither, the match is exact, the value is not a string or
+    /// its text has no short fold: the general test decides. Gives what
+    /// ``DRecognizer/test(_:present:plan:)`` gives (``DFold/first(_:_:count:short:literal:)``
+    /// compares short folds alone when the text has one).
+    @inline(__always)
+    mutating func foldedTest(_ node: DPredicateNode, slot: Int) -> Bool? {
+        let match: DMatch
+        switch node {
+        case .equals(_, _, let m), .oneOf(_, _, let m): match = m
+        default: return nil
+        }
+        guard match != .exact, slots[slot].shape == .string || slots[slot].shape == .emptyString else { return nil }
+        if foldedSlot != slot || foldedMatch != match {
+            guard case .string(let text) = slots[slot].value else { return nil }
+            folded = DShortFold.fold(text, match)
+            foldedSlot = slot
+            foldedMatch = match
+        }
+        guard let folded else { return nil }
+        switch node {
+        case .equals(_, let literal, _):
+            // A literal that is not a string, or folds to no short form, has no `short`: no
+            // text with one equals it.
+            return plan.literals[literal].short == folded
+        case .oneOf(_, let literals, _):
+            for i in literals where plan.literals[i].short == folded { return true }
+            return false
+        default:
+            return nil
         }
     }
 
