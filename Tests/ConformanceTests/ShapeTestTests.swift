@@ -184,3 +184,56 @@ import Testing
         #expect(held > 500)
     }
 }
+
+/// A path of two keys from the root (`a.b`) whose first key is itself a cached path (`a`)
+/// is read in the value cached for `a` (``DefinitionPlan/parentPaths``). It must find what
+/// reading it from the root finds, whatever `a` holds and in whichever order `a` and `a.b`
+/// are first read.
+@Suite struct ParentPathTests {
+    @Test func readingInTheParentsSlotFindsWhatTheRootGives() throws {
+        var rules: [JSONValue] = []
+        for path in ["a.b", "a", "a.c", "z.b"] {
+            for test in ["exists", "nonEmpty", "isString", "isObject"] {
+                rules.append(.object(["when": .object([test: .string(path)]), "error": "invalidPayload", "message": "no"]))
+            }
+            rules.append(
+                .object([
+                    "when": .object(["equals": .object(["path": .string(path), "to": "x"])]), "error": "invalidPayload", "message": "no",
+                ])
+            )
+        }
+        let definition = try AdapterDefinition(
+            json: .object([
+                "id": "parents", "summary": "parent paths", "reads": ["vendorEvent"], "recognize": ["exists": "a"],
+                "reject": .array(rules),
+            ])
+        )
+        let plan = definition.plan
+        // `a.b` and `a.c` are read through `a`'s slot; `z.b` has no cached parent.
+        let parented = plan.paths.indices.filter { plan.parentPaths[$0] != nil }.map { plan.paths[$0].display }
+        #expect(parented.sorted() == [".a.b", ".a.c"])
+        let holders: [JSONValue?] = [
+            nil, .null, "x", 1, [], ["b": "x"], ["b": "y", "c": "x"], ["c": .null], ["b": ["b": "x"]], ["b": "x", "b ": "x"], .array(["x"]),
+            .object([:]),
+        ]
+        var generator = SplitMix64(seed: 2_026_113_034)
+        var held = 0
+        for holder in holders {
+            for _ in 0..<8 {
+                var root: JSONObject = ["z": ["b": "x"]]
+                if let holder { root["a"] = holder }
+                var order = plan.rejectWhens
+                for i in order.indices.reversed() { order.swapAt(i, generator.below(i + 1)) }
+                let answers = try ShapeTestTests.fastAnswers(plan, InputEvent(.vendorEvent(root)), order)
+                // Without slots, every path is read from the root.
+                var plain = try #require(DContext.make(plan: plan, input: InputEvent(.vendorEvent(root))))
+                for (p, answer) in zip(order, answers) {
+                    let expected = plain.holds(p)
+                    if expected { held += 1 }
+                    #expect(answer == [expected, expected], "\(plan.predicates[p.index]) on \(root)")
+                }
+            }
+        }
+        #expect(held > 50)
+    }
+}

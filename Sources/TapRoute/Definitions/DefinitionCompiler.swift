@@ -388,6 +388,7 @@ struct DefinitionCompiler {
             tracking: tracking,
             warnings: warnings,
             paths: pathTable,
+            pathSlots: pathSlots(),
             cachedPaths: cachedPaths,
             tables: tables,
             encoding: encoding,
@@ -429,6 +430,13 @@ struct DefinitionCompiler {
         pathTable.append(path)
         pathIDs[key] = id
         return id
+    }
+
+    /// The cache slot of each interned path (`-1`: read each time), by its index in `pathTable`.
+    func pathSlots() -> [Int] {
+        var slots = [Int](repeating: -1, count: pathTable.count)
+        for id in pathIDs.values { slots[id.index] = id.slot }
+        return slots
     }
 
     /// `body`'s result, with the paths it compiles taken as reading no values, only kinds or

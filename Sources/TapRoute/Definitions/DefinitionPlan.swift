@@ -38,6 +38,13 @@ final class DefinitionPlan: Sendable {
     /// For each path of `paths`, how many keys its `rootKeys` entry has (0: none): plain data,
     /// read without copying the keys.
     let rootKeyCounts: [UInt8]
+    /// For each path of two keys from the root (`a.b`) whose first key is itself a cached path
+    /// (`a`), that path; `nil` otherwise. A run reads `b` in the value cached for `a` instead of
+    /// looking `a` up in the root again: a definition reads many keys of one object (Bird's
+    /// `action.type`, `action.identifier` and `action.uri`, after testing `action`).
+    let parentPaths: [DPathID?]
+    /// For each path with a `parentPaths` entry, its second key (`b`); `""` for the others.
+    let parentKeys: [String]
     /// The predicates and what they refer to.
     let predicates: [DPredicateNode]
     let literals: [DLiteral]
@@ -93,6 +100,7 @@ final class DefinitionPlan: Sendable {
         tracking: [(name: String, value: DValue)],
         warnings: [DWarningRule],
         paths: [DPath],
+        pathSlots: [Int],
         cachedPaths: Int,
         tables: DPredicateTables,
         encoding: DEncoding? = nil,
@@ -129,6 +137,17 @@ final class DefinitionPlan: Sendable {
             return DRootKeys(first: first, second: second)
         }
         self.rootKeyCounts = rootKeys.map { keys in keys.map { $0.second == nil ? 1 : 2 } ?? 0 }
+        // A cached path reads from the root (outside `buttons`), whatever its base says.
+        var cachedFirstKeys: [String: DPathID] = [:]
+        for (index, keys) in rootKeys.enumerated() where pathSlots[index] >= 0 && keys?.second == nil {
+            if let first = keys?.first { cachedFirstKeys[first] = DPathID(index: index, slot: pathSlots[index]) }
+        }
+        let parentPaths: [DPathID?] = rootKeys.enumerated().map { index, keys in
+            guard pathSlots[index] >= 0, let keys, keys.second != nil else { return nil }
+            return cachedFirstKeys[keys.first]
+        }
+        self.parentPaths = parentPaths
+        self.parentKeys = zip(rootKeys, parentPaths).map { keys, parent in parent == nil ? "" : keys?.second ?? "" }
         self.predicates = tables.nodes
         self.literals = tables.literals
         self.strings = tables.strings
