@@ -186,7 +186,7 @@ import Testing
 }
 
 /// A path of two keys from the root (`a.b`) whose first key is itself a cached path (`a`)
-/// is read in the value cached for `a` (``DefinitionPlan/parentPaths``). It must find what
+/// is read in the value cached for `a` once `a` is read (``DefinitionPlan/parentPaths``). It must find what
 /// reading it from the root finds, whatever `a` holds and in whichever order `a` and `a.b`
 /// are first read.
 @Suite struct ParentPathTests {

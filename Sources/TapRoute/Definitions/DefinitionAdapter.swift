@@ -427,9 +427,10 @@ struct DContext {
         let named = plan.namedPaths[id.index]
         if named >= 0 { return namedValue(named).map { Found(value: $0, holderDepth: rootDepth) } }
         guard id.slot >= 0, plan.rootKeyCounts[id.index] != 0 else { return resolve(plan.paths[id.index]) }
-        if let parent = plan.parentPaths[id.index], parent.slot < slots.count {
-            // `a.b` read in the value cached for `a`.
-            if slots[parent.slot].shape == .unresolved { fill(parent) }
+        if let parent = plan.parentPaths[id.index], parent.slot < slots.count, slots[parent.slot].shape != .unresolved {
+            // `a.b` read in the value cached for `a`, when the run has read `a` already: filling
+            // `a`'s slot for it (a copy of the object kept, a retain and a release) cost more
+            // than it saved where `a` itself is read only by `recognize` (Braze's, Klaviyo's).
             // Read in the slot: a closure around the lookup (to read the key in place) made
             // it copy the object out of the slot, a retain and a release.
             guard slots[parent.slot].shape == .object, let value = slots[parent.slot].value[plan.parentKeys[id.index]] else {

@@ -39,9 +39,10 @@ final class DefinitionPlan: Sendable {
     /// read without copying the keys.
     let rootKeyCounts: [UInt8]
     /// For each path of two keys from the root (`a.b`) whose first key is itself a cached path
-    /// (`a`), that path; `nil` otherwise. A run reads `b` in the value cached for `a` instead of
-    /// looking `a` up in the root again: a definition reads many keys of one object (Bird's
-    /// `action.type`, `action.identifier` and `action.uri`, after testing `action`).
+    /// (`a`), that path; `nil` otherwise. A run that has read `a` reads `b` in the value cached
+    /// for it instead of looking `a` up in the root again: a definition reads many keys of one
+    /// object (Bird's `action.type`, `action.identifier` and `action.uri`, after testing
+    /// `action`).
     let parentPaths: [DPathID?]
     /// For each path with a `parentPaths` entry, its second key (`b`); `""` for the others.
     let parentKeys: [String]
