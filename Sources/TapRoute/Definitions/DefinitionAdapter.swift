@@ -428,11 +428,10 @@ struct DContext {
         if named >= 0 { return namedValue(named).map { Found(value: $0, holderDepth: rootDepth) } }
         guard id.slot >= 0, plan.rootKeyCounts[id.index] != 0 else { return resolve(plan.paths[id.index]) }
         if let parent = plan.parentPaths[id.index], parent.slot < slots.count, slots[parent.slot].shape != .unresolved {
-            // `a.b` read in the value cached for `a`, when the run has read `a` already: filling
-            // `a`'s slot for it (a copy of the object kept, a retain and a release) cost more
-            // than it saved where `a` itself is read only by `recognize` (Braze's, Klaviyo's).
-            // Read in the slot: a closure around the lookup (to read the key in place) made
-            // it copy the object out of the slot, a retain and a release.
+            // `a.b` read in the value cached for `a`, once the run has read `a`: filling `a`'s
+            // slot for it (a copy of the object kept) cost more than it saved where only
+            // `recognize` reads `a` (Braze's records). The lookup is made in the slot itself:
+            // through a closure, the object was copied out of the slot (a retain and a release).
             guard slots[parent.slot].shape == .object, let value = slots[parent.slot].value[plan.parentKeys[id.index]] else {
                 return nil
             }
@@ -610,10 +609,11 @@ struct DContext {
     /// `slot`, from the text's short fold, kept while the tests stay on that slot and match:
     /// a rule set often compares the same text several times in a row (Bird's `type` three
     /// times a record), and folding it, and copying it out of the slot for the comparison,
-    /// was most of each comparison's cost. `nil` when the node is neither, the match is exact, the value is not a string or
-    /// its text has no short fold: the general test decides. Gives what
-    /// ``DRecognizer/test(_:present:plan:)`` gives (``DFold/first(_:_:count:short:literal:)``
-    /// compares short folds alone when the text has one).
+    /// was most of each comparison's cost. `nil` when the node is neither, the match is
+    /// exact, the value is not a string or its text has no short fold: the general test
+    /// decides. Gives what ``DRecognizer/test(_:present:plan:)`` gives
+    /// (``DFold/first(_:_:count:short:literal:)`` compares short folds alone when the text
+    /// has one).
     @inline(__always)
     mutating func foldedTest(_ node: DPredicateNode, slot: Int) -> Bool? {
         let match: DMatch
