@@ -1,5 +1,6 @@
 import Foundation
 import TapRoute
+import TapRouteAdapters
 import TapRouteConformance
 import TapRouteTestSupport
 import TapRouteYAML
@@ -18,6 +19,15 @@ enum DefinitionFiles {
     static func parse(_ yaml: String) throws -> AdapterDefinition {
         let (document, source) = try YAMLConfiguration.document(yaml: yaml, file: "<test>")
         return try AdapterDefinition(json: document, source: source, origin: .file("<test>"))
+    }
+
+    /// Every definition the repository ships: the built-in ones, Bird re-expressed as one
+    /// (the test-only proof) and the example app's own convention.
+    static func shipped() throws -> [AdapterDefinition] {
+        try AdapterRegistry.builtInDefinitions() + [
+            load(BirdDefinitionTests.definitionPath),
+            load(AppConventionDefinitionTests.definitionPath),
+        ]
     }
 
     /// The `.yaml` files of a folder relative to the repository root, sorted.

@@ -134,12 +134,7 @@ import Testing
     }
 
     @Test func inPlaceAndFullRecognitionAgreeOnEveryShippedInput() throws {
-        let definitions =
-            try AdapterRegistry.builtInDefinitions()
-            + [
-                DefinitionFiles.load("Tests/ConformanceTests/Definitions/bird.yaml"),
-                DefinitionFiles.load("examples/app-convention/myapp.yaml"),
-            ]
+        let definitions = try DefinitionFiles.shipped()
         // The fast path is the common one: most shipped definitions take it.
         #expect(definitions.filter(\.plan.recognizesInPlace).count >= definitions.count - 2)
         var inputs: [InputEvent] = []
