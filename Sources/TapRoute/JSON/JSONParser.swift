@@ -424,57 +424,58 @@ private struct RecordRootValues: MemberValues {
             reader.recordHasKind = true
         } else if reader.nextIsObject {
             if length == 8, key == "userInfo" {
-                return .object(try reader.readObject(depth: depth + 1, values: UserInfoValues()))
+                return .object(try reader.readObject(depth: depth + 1, values: AlertPathValues(level: .userInfo)))
             }
             if length == 3, key == "aps" {
-                return .object(try reader.readObject(depth: depth + 1, values: APSValues(underUserInfo: false)))
+                return .object(try reader.readObject(depth: depth + 1, values: AlertPathValues(level: .aps(underUserInfo: false))))
             }
         }
         return try reader.readValue(depth: depth)
     }
 }
 
-/// The members of an envelope's `userInfo` with ``JSONParser/alertTextReadForKind``: `aps`
-/// leads to the alert.
-private struct UserInfoValues: MemberValues {
-    @inline(__always)
-    func read(_ reader: inout Reader, key: String, depth: Int) throws(JSONParseError) -> JSONValue {
-        if reader.nextIsObject, key.utf8.count == 3, key == "aps" {
-            return .object(try reader.readObject(depth: depth + 1, values: APSValues(underUserInfo: true)))
-        }
-        return try reader.readValue(depth: depth)
+/// The objects on the way to a notification's alert with ``JSONParser/alertTextReadForKind``:
+/// an envelope's `userInfo`, whose `aps` leads on; an `aps`, whose `alert` — a string or an
+/// object — is read for its kind; an alert object, whose every string member (`title`,
+/// `body`, `subtitle`, `loc-key`, …) is checked and read as the empty string. Any other value
+/// (`loc-args`' array, say) is read in full. One type for the three, told apart by `level`:
+/// ``Reader/readObject(depth:values:)`` is specialized once for all of them, not once for
+/// each — three copies of the object loop were a tenth of the code a push runs through, more
+/// than the instruction cache holds (docs/performance.md, "Thirty-sixth round").
+private struct AlertPathValues: MemberValues {
+    enum Level {
+        /// An envelope's `userInfo`.
+        case userInfo
+        /// An `aps`: under the root's `userInfo`, or at the root (a bare `userInfo`'s).
+        case aps(underUserInfo: Bool)
+        /// An alert object.
+        case alert
     }
-}
 
-/// The members of `aps` with ``JSONParser/alertTextReadForKind``: `alert`, a string or an
-/// object, is read for its kind.
-private struct APSValues: MemberValues {
-    /// Whether this `aps` is under the root's `userInfo` (else at the root).
-    let underUserInfo: Bool
+    let level: Level
 
     @inline(__always)
     func read(_ reader: inout Reader, key: String, depth: Int) throws(JSONParseError) -> JSONValue {
-        guard key.utf8.count == 5, key == "alert", reader.position < reader.bytes.count else { return try reader.readValue(depth: depth) }
-        let first = reader.bytes[reader.position]
-        guard first == UInt8(ascii: "\"") || first == UInt8(ascii: "{") else { return try reader.readValue(depth: depth) }
-        if underUserInfo { reader.alertReadUnderUserInfo = true }
-        if first == UInt8(ascii: "{") {
-            return .object(try reader.readObject(depth: depth + 1, values: EveryStringForKind()))
-        }
-        try reader.skipString()
-        return .string("")
-    }
-}
-
-/// The members of an alert object with ``JSONParser/alertTextReadForKind``: every string
-/// member (`title`, `body`, `subtitle`, `loc-key`, …) is checked and read as the empty
-/// string; other values (`loc-args`' array, say) in full.
-private struct EveryStringForKind: MemberValues {
-    @inline(__always)
-    func read(_ reader: inout Reader, key: String, depth: Int) throws(JSONParseError) -> JSONValue {
-        if reader.position < reader.bytes.count, reader.bytes[reader.position] == UInt8(ascii: "\"") {
+        switch level {
+        case .userInfo:
+            if reader.nextIsObject, key.utf8.count == 3, key == "aps" {
+                return .object(try reader.readObject(depth: depth + 1, values: AlertPathValues(level: .aps(underUserInfo: true))))
+            }
+        case .aps(let underUserInfo):
+            guard key.utf8.count == 5, key == "alert", reader.position < reader.bytes.count else { break }
+            let first = reader.bytes[reader.position]
+            guard first == UInt8(ascii: "\"") || first == UInt8(ascii: "{") else { break }
+            if underUserInfo { reader.alertReadUnderUserInfo = true }
+            if first == UInt8(ascii: "{") {
+                return .object(try reader.readObject(depth: depth + 1, values: AlertPathValues(level: .alert)))
+            }
             try reader.skipString()
             return .string("")
+        case .alert:
+            if reader.position < reader.bytes.count, reader.bytes[reader.position] == UInt8(ascii: "\"") {
+                try reader.skipString()
+                return .string("")
+            }
         }
         return try reader.readValue(depth: depth)
     }
@@ -699,7 +700,7 @@ private struct Reader {
                 fields.kind = try readValue(depth: depth)
             } else if let member = EnvelopeMember(key: key) {
                 if member == .userInfo, alertTextReadForKind, nextIsObject {
-                    fields.userInfo = .object(try readObject(depth: depth + 1, values: UserInfoValues()))
+                    fields.userInfo = .object(try readObject(depth: depth + 1, values: AlertPathValues(level: .userInfo)))
                 } else {
                     fields[member] = try readValue(depth: depth)
                 }
