@@ -377,19 +377,10 @@ public struct JSONParser: Sendable {
 }
 
 /// How ``Reader/readObject(depth:values:)`` reads a member's value: specialized for each
-/// conforming type, so that the ordinary objects' reading is the plain loop.
+/// conforming type.
 private protocol MemberValues {
     /// The value of the member `key`, at `reader.position` (past the colon).
     func read(_ reader: inout Reader, key: String, depth: Int) throws(JSONParseError) -> JSONValue
-}
-
-/// Every value read in full: every object but a root read with
-/// ``JSONParser/rootStringsReadForKind``.
-private struct EveryValue: MemberValues {
-    @inline(__always)
-    func read(_ reader: inout Reader, key: String, depth: Int) throws(JSONParseError) -> JSONValue {
-        try reader.readValue(depth: depth)
-    }
 }
 
 /// The root object's members with ``JSONParser/rootStringsReadForKind``: a string under one
@@ -424,26 +415,29 @@ private struct RecordRootValues: MemberValues {
             reader.recordHasKind = true
         } else if reader.nextIsObject {
             if length == 8, key == "userInfo" {
-                return .object(try reader.readObject(depth: depth + 1, values: AlertPathValues(level: .userInfo)))
+                return .object(try reader.readObject(depth: depth + 1, values: ObjectValues(level: .userInfo)))
             }
             if length == 3, key == "aps" {
-                return .object(try reader.readObject(depth: depth + 1, values: AlertPathValues(level: .aps(underUserInfo: false))))
+                return .object(try reader.readObject(depth: depth + 1, values: ObjectValues(level: .aps(underUserInfo: false))))
             }
         }
         return try reader.readValue(depth: depth)
     }
 }
 
-/// The objects on the way to a notification's alert with ``JSONParser/alertTextReadForKind``:
-/// an envelope's `userInfo`, whose `aps` leads on; an `aps`, whose `alert` — a string or an
-/// object — is read for its kind; an alert object, whose every string member (`title`,
-/// `body`, `subtitle`, `loc-key`, …) is checked and read as the empty string. Any other value
-/// (`loc-args`' array, say) is read in full. One type for the three, told apart by `level`:
-/// ``Reader/readObject(depth:values:)`` is specialized once for all of them, not once for
-/// each — three copies of the object loop were a tenth of the code a push runs through, more
-/// than the instruction cache holds (docs/performance.md, "Thirty-sixth round").
-private struct AlertPathValues: MemberValues {
+/// How the members of every object but two kinds of root are read: in full (``Level/every``),
+/// or, with ``JSONParser/alertTextReadForKind``, as the objects on the way to a
+/// notification's alert — an envelope's `userInfo`, whose `aps` leads on; an `aps`, whose
+/// `alert` (a string or an object) is read for its kind; an alert object, whose every string
+/// member (`title`, `body`, `subtitle`, `loc-key`, …) is checked and read as the empty
+/// string, any other value (`loc-args`' array, say) in full. One type for the four, told apart
+/// by `level`, so that ``Reader/readObject(depth:values:)`` is specialized once for all of
+/// them: a copy of the object loop for each was more code than a record's path through the
+/// instruction cache has room for (docs/performance.md, "Thirty-sixth round").
+private struct ObjectValues: MemberValues {
     enum Level {
+        /// Every value in full: any object not on the way to an alert.
+        case every
         /// An envelope's `userInfo`.
         case userInfo
         /// An `aps`: under the root's `userInfo`, or at the root (a bare `userInfo`'s).
@@ -457,9 +451,10 @@ private struct AlertPathValues: MemberValues {
     @inline(__always)
     func read(_ reader: inout Reader, key: String, depth: Int) throws(JSONParseError) -> JSONValue {
         switch level {
+        case .every: break
         case .userInfo:
             if reader.nextIsObject, key.utf8.count == 3, key == "aps" {
-                return .object(try reader.readObject(depth: depth + 1, values: AlertPathValues(level: .aps(underUserInfo: true))))
+                return .object(try reader.readObject(depth: depth + 1, values: ObjectValues(level: .aps(underUserInfo: true))))
             }
         case .aps(let underUserInfo):
             guard key.utf8.count == 5, key == "alert", reader.position < reader.bytes.count else { break }
@@ -467,7 +462,7 @@ private struct AlertPathValues: MemberValues {
             guard first == UInt8(ascii: "\"") || first == UInt8(ascii: "{") else { break }
             if underUserInfo { reader.alertReadUnderUserInfo = true }
             if first == UInt8(ascii: "{") {
-                return .object(try reader.readObject(depth: depth + 1, values: AlertPathValues(level: .alert)))
+                return .object(try reader.readObject(depth: depth + 1, values: ObjectValues(level: .alert)))
             }
             try reader.skipString()
             return .string("")
@@ -556,7 +551,7 @@ private struct Reader {
         guard position < bytes.count else { throw error(.unexpectedEnd(.value)) }
         switch bytes[position] {
         case UInt8(ascii: "{"):
-            return .object(try readObject(depth: depth + 1, values: EveryValue()))
+            return .object(try readObject(depth: depth + 1, values: ObjectValues(level: .every)))
         case UInt8(ascii: "["):
             return .array(try readArray(depth: depth + 1))
         case UInt8(ascii: "\""):
@@ -700,7 +695,7 @@ private struct Reader {
                 fields.kind = try readValue(depth: depth)
             } else if let member = EnvelopeMember(key: key) {
                 if member == .userInfo, alertTextReadForKind, nextIsObject {
-                    fields.userInfo = .object(try readObject(depth: depth + 1, values: AlertPathValues(level: .userInfo)))
+                    fields.userInfo = .object(try readObject(depth: depth + 1, values: ObjectValues(level: .userInfo)))
                 } else {
                     fields[member] = try readValue(depth: depth)
                 }
