@@ -432,8 +432,9 @@ private struct RecordRootValues: MemberValues {
 /// member (`title`, `body`, `subtitle`, `loc-key`, …) is checked and read as the empty
 /// string, any other value (`loc-args`' array, say) in full. One type for the four, told apart
 /// by `level`, so that ``Reader/readObject(depth:values:)`` is specialized once for all of
-/// them: a copy of the object loop for each was more code than a record's path through the
-/// instruction cache has room for (docs/performance.md, "Thirty-sixth round").
+/// them: with a copy of the object loop for each, a notification ran through four copies,
+/// and the code of a record's path outgrew the instruction cache by more (docs/performance.md,
+/// "Thirty-sixth round").
 private struct ObjectValues: MemberValues {
     enum Level {
         /// Every value in full: any object not on the way to an alert.
