@@ -17,58 +17,19 @@ the I1mr column) shows and wall time pays (docs/performance.md, "Thirty-sixth ro
 """
 import collections
 import os
-import re
 import sys
+
+import callgrind_instructions
 
 
 def executions(profile):
-    """Executions by (object, address), and the function each address is in."""
-    objects = {}
-    functions = {}
-    current = "?"
-    function = "?"
-    position = 0
-    after_call = False
+    """Executions by (object's file name, address), and the function each address is in."""
     counts = collections.Counter()
     function_of = {}
-    with open(profile, errors="replace") as lines:
-        for line in lines:
-            if line.startswith(("ob=", "cob=")):
-                named = re.match(r"c?ob=\((\d+)\)(?: (.*))?", line.strip())
-                if named.group(2):
-                    objects[named.group(1)] = named.group(2)
-                if line.startswith("ob="):
-                    current = os.path.basename(objects.get(named.group(1), "?"))
-                continue
-            if line.startswith(("fn=", "cfn=")):
-                # Names are compressed: `(id) name` the first time, `(id)` after.
-                named = re.match(r"c?fn=\((\d+)\)(?: (.*))?", line.strip())
-                if named:
-                    if named.group(2):
-                        functions[named.group(1)] = named.group(2)
-                    if line.startswith("fn="):
-                        function = functions.get(named.group(1), "?")
-                continue
-            if line.startswith("calls="):
-                after_call = True  # the next line is the call's cost, at the call's position
-                continue
-            if not line or line[0] not in "0123456789+-*":
-                continue
-            fields = line.split()
-            address = fields[0]
-            if address.startswith("0x"):
-                position = int(address, 16)
-            elif address.startswith("+"):
-                position += int(address[1:])
-            elif address.startswith("-"):
-                position -= int(address[1:])
-            if after_call:
-                after_call = False
-                continue
-            # `positions: instr line`: address, line, then the cost.
-            if len(fields) > 2:
-                counts[(current, position)] += int(fields[-1])
-                function_of[(current, position)] = function
+    for obj, function, address, count in callgrind_instructions.costs(profile):
+        key = (os.path.basename(obj), address)
+        counts[key] += count
+        function_of[key] = function
     return counts, function_of
 
 

@@ -26,6 +26,8 @@ import re
 import subprocess
 import sys
 
+import callgrind_instructions
+
 
 def lock_instructions(path):
     """The addresses of OBJECT's lock-prefixed instructions, and the function of each."""
@@ -46,50 +48,14 @@ def lock_instructions(path):
 def executions(profile, path, locks, by_context=False):
     """Executions of each lock-prefixed instruction of the object at `path` in `profile`:
     by address, or with `by_context` by (address, the function context executing it)."""
-    objects = {}
-    functions = {}
-    current = None
-    context = "?"
     path = os.path.realpath(path)
-    position = 0
-    after_call = False
+    resolved = {}
     counts = collections.Counter()
-    with open(profile, errors="replace") as lines:
-        for line in lines:
-            if line.startswith(("ob=", "cob=")):
-                named = re.match(r"c?ob=\((\d+)\)(?: (.*))?", line.strip())
-                if named.group(2):
-                    objects[named.group(1)] = named.group(2)
-                if line.startswith("ob="):
-                    current = os.path.realpath(objects.get(named.group(1), "?"))
-                continue
-            if line.startswith(("fn=", "cfn=")):
-                # Names are compressed: `(id) name` the first time, `(id)` after.
-                named = re.match(r"c?fn=\((\d+)\)(?: (.*))?", line.strip())
-                if named:
-                    if named.group(2):
-                        functions[named.group(1)] = named.group(2)
-                    if line.startswith("fn="):
-                        context = functions.get(named.group(1), "?")
-                continue
-            if line.startswith("calls="):
-                after_call = True  # the next line is the call's cost, at the call's position
-                continue
-            if not line or line[0] not in "0123456789+-*":
-                continue
-            fields = line.split()
-            address = fields[0]
-            if address.startswith("0x"):
-                position = int(address, 16)
-            elif address.startswith("+"):
-                position += int(address[1:])
-            elif address.startswith("-"):
-                position -= int(address[1:])
-            if after_call:
-                after_call = False
-                continue
-            if current == path and position in locks and len(fields) > 2:
-                counts[(position, context) if by_context else position] += int(fields[-1])
+    for obj, context, address, count in callgrind_instructions.costs(profile):
+        if obj not in resolved:
+            resolved[obj] = os.path.realpath(obj)
+        if resolved[obj] == path and address in locks:
+            counts[(address, context) if by_context else address] += count
     return counts
 
 
