@@ -246,6 +246,40 @@ private struct EchoAdapter: PayloadAdapter {
         #expect(changed >= 6)
     }
 
+    /// A button whose destination is the interaction's takes the interaction's resolution when
+    /// that raised no warning (the URL is read once); either way the result is what resolving
+    /// each place on its own gives — destinations, and warnings each naming its place — with
+    /// other buttons before and between the ones that share it.
+    @Test func buttonsSharingTheDestinationAreResolvedAsEachOnItsOwn() throws {
+        let policy = try registry(base).policy
+        let urls = [
+            "https://app.example.com/x", "myapp://items/7", "myapp://items/7?ref=push", "javascript:alert(1)",
+            "https://evil.example/a b", "ftp://files.example.com/f", "tel:+1555", "https://app.example.com/%00",
+        ]
+        for url in urls {
+            for shared in [Destination.url(url, target: .external), .screen(name: "linked", parameters: ["k": "v"], url: url)] {
+                let places: [(id: String, destination: Destination)] = [
+                    ("first", .url("https://app.example.com/other", target: .external)), ("a", shared), ("b", .app),
+                    ("c", shared), ("d", .url("myapp://items/8", target: .external)), ("e", shared),
+                ]
+                let result = AdapterResult(
+                    channel: .push,
+                    trigger: .tap,
+                    destination: shared,
+                    buttons: places.map { Interaction.Button(id: $0.id, destination: $0.destination) }
+                )
+                let resolution = policy.resolve(result, vendor: "echo", input: .notification(userInfo: [:]))
+                var warnings: [Warning] = []
+                let expected = policy.resolve(shared, warnings: &warnings, label: "destination url")
+                let buttons = places.map { policy.resolve($0.destination, warnings: &warnings, label: "button \($0.id) url") }
+                #expect(resolution.interaction.destination == expected, "\(shared)")
+                #expect(resolution.interaction.buttons.map(\.destination) == buttons, "\(shared)")
+                #expect(resolution.interaction.warnings == warnings, "\(shared)")
+                #expect(resolution.rejectedURLs.map(\.warning) == warnings.filter { $0.code == .urlRejected }, "\(shared)")
+            }
+        }
+    }
+
     @Test func picksTheAdapterAndAppliesPolicy() throws {
         let r = try registry(base)
         let interaction = try r.normalize(.notification(userInfo: ["echo": "https://app.example.com/x"], phase: .cold))

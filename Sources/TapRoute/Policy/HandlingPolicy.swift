@@ -78,19 +78,23 @@ public struct HandlingPolicy: Sendable {
         var warnings = Self.take(&result.warnings, leaving: [])
         // A destination without a URL passes the policy as it is: moved, not copied into
         // `resolve` and out again (a screen's name and parameters retained and released).
+        let before = warnings.count
         let destination =
             result.destination.carriesURL
             ? resolve(result.destination, at: .destination, warnings: &warnings, rejected: &rejected)
             : Self.take(&result.destination, leaving: .none)
-        var buttons = Self.take(&result.buttons, leaving: [])
-        for i in buttons.indices where buttons[i].destination.carriesURL {
-            buttons[i].destination = resolve(
-                buttons[i].destination,
-                at: .button(id: buttons[i].id),
+        // `result.destination` is the interaction's destination as the adapter gave it (taken
+        // only when it has no URL, and so never the same as a button's that has).
+        let buttons =
+            result.buttons.isEmpty
+            ? []
+            : resolveButtons(
+                taking: &result,
+                resolvedAs: destination,
+                reusable: warnings.count == before,
                 warnings: &warnings,
                 rejected: &rejected
             )
-        }
         let handling: Handling
         if case .url = destination {
             let behavior = result.vendorBehavior
@@ -119,6 +123,41 @@ public struct HandlingPolicy: Sendable {
             phase: input.phase,
             warnings: warnings
         )
+    }
+
+    /// Applies the policy to the destination of each button of `result` (taken from it) that
+    /// carries a URL.
+    ///
+    /// A resolution depends on the destination alone; only its warnings name the place (the
+    /// destination or a button). So a button whose destination is the interaction's own, as
+    /// when a vendor's buttons open what the notification opens, takes the interaction's
+    /// resolution (`resolved`) when that raised no warning (`reusable`), instead of reading,
+    /// checking and routing the same URL again; otherwise it is resolved on its own, its
+    /// warnings naming it. Apart from the interaction's own path, which a record without
+    /// buttons runs alone.
+    @inline(never)
+    private func resolveButtons(
+        taking result: inout AdapterResult,
+        resolvedAs resolved: Destination,
+        reusable: Bool,
+        warnings: inout [Warning],
+        rejected: inout [RejectedURL]
+    ) -> [Interaction.Button] {
+        var buttons = Self.take(&result.buttons, leaving: [])
+        let reusable = reusable && result.destination.carriesURL
+        for i in buttons.indices where buttons[i].destination.carriesURL {
+            if reusable, buttons[i].destination == result.destination {
+                buttons[i].destination = resolved
+                continue
+            }
+            buttons[i].destination = resolve(
+                buttons[i].destination,
+                at: .button(id: buttons[i].id),
+                warnings: &warnings,
+                rejected: &rejected
+            )
+        }
+        return buttons
     }
 
     /// The value in `place`, moved out (no copy), `empty` left in its stead.
