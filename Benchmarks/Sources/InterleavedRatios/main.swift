@@ -4,10 +4,13 @@ import TapRoute
 
 // The in-process goals' ratios by time, each pair of sides interleaved:
 //
-//   swift run -c release InterleavedRatios [ROUNDS] [BATCH]     (defaults: 201 rounds of 1000)
+//   swift run -c release InterleavedRatios [ROUNDS] [BATCH] [--pushes FILE]
+//   (defaults: 201 rounds of 1000)
 //
 // - the typical push normalized (bytes to `Interaction`) against the same push only parsed;
-// - Bird's three records through Bird re-expressed as a definition against the Swift adapter.
+// - Bird's three records through Bird re-expressed as a definition against the Swift adapter;
+// - with `--pushes`, the same ratio as the first for each record of a JSON Lines file: one
+//   push per vendor as typical_pushes.py picks them from the corpus.
 //
 // Each round times BATCH runs of one side and BATCH of the other back to back, in alternating
 // order, so that a change in the machine's speed — which moves ordo-one/benchmark's
@@ -20,9 +23,19 @@ import TapRoute
 @inline(never)
 func keep<T>(_ value: borrowing T) {}
 
-let arguments = CommandLine.arguments.dropFirst().map { Int($0) }
+var words = Array(CommandLine.arguments.dropFirst())
+var pushesFile: String?
+if let flag = words.firstIndex(of: "--pushes") {
+    guard flag + 1 < words.count else {
+        print("usage: InterleavedRatios [ROUNDS] [BATCH] [--pushes FILE]")
+        exit(64)
+    }
+    pushesFile = words[flag + 1]
+    words.removeSubrange(flag...flag + 1)
+}
+let arguments = words.map { Int($0) }
 guard arguments.count <= 2, arguments.allSatisfy({ ($0 ?? 0) > 0 }) else {
-    print("usage: InterleavedRatios [ROUNDS] [BATCH]")
+    print("usage: InterleavedRatios [ROUNDS] [BATCH] [--pushes FILE]")
     exit(64)
 }
 let rounds = arguments.first.flatMap { $0 } ?? 201
@@ -48,29 +61,40 @@ func quantile(_ values: [Double], _ q: Double) -> Double {
     return sorted[Int((Double(sorted.count - 1) * q).rounded())]
 }
 
-/// Times `measured` against `base` in interleaved rounds and prints the ratio.
-func compare(_ title: String, measured: (name: String, body: () -> Void), base: (name: String, body: () -> Void)) {
+/// The times of one pair of sides over the rounds.
+struct Comparison {
+    var measures: [Double] = []
+    var bases: [Double] = []
+    var ratios: [Double] = []
+}
+
+/// Times `measured` against `base` in interleaved rounds.
+func interleave(measured: () -> Void, base: () -> Void) -> Comparison {
     // A round of each, untimed: the caches, the allocator's free lists and the branch
     // predictors as they are in the rounds that count.
-    _ = timed(base.body)
-    _ = timed(measured.body)
-    var bases: [Double] = []
-    var measures: [Double] = []
-    var ratios: [Double] = []
+    _ = timed(base)
+    _ = timed(measured)
+    var comparison = Comparison()
     for round in 0..<rounds {
         let b: Double
         let m: Double
         if round % 2 == 0 {
-            b = timed(base.body)
-            m = timed(measured.body)
+            b = timed(base)
+            m = timed(measured)
         } else {
-            m = timed(measured.body)
-            b = timed(base.body)
+            m = timed(measured)
+            b = timed(base)
         }
-        bases.append(b)
-        measures.append(m)
-        ratios.append(m / b)
+        comparison.bases.append(b)
+        comparison.measures.append(m)
+        comparison.ratios.append(m / b)
     }
+    return comparison
+}
+
+/// Times `measured` against `base` in interleaved rounds and prints the ratio.
+func compare(_ title: String, measured: (name: String, body: () -> Void), base: (name: String, body: () -> Void)) {
+    let (measures, bases, ratios) = { c in (c.measures, c.bases, c.ratios) }(interleave(measured: measured.body, base: base.body))
     print(title)
     print(
         String(
@@ -120,3 +144,35 @@ compare(
         }
     )
 )
+
+// One push per vendor, each normalized against the same push only parsed.
+if let pushesFile {
+    guard let text = try? String(contentsOfFile: pushesFile, encoding: .utf8) else {
+        print("cannot read \(pushesFile)")
+        exit(1)
+    }
+    print("each push of \(pushesFile): normalize / parse, median of \(rounds) rounds' ratios (quartiles); fastest batches")
+    for (number, line) in text.split(separator: "\n").enumerated() {
+        let push = Array(line.utf8)
+        guard let interaction = push.withUnsafeBufferPointer({ try? registry.normalize(record: $0) }) else {
+            print("line \(number + 1) does not normalize")
+            exit(1)
+        }
+        let c = interleave(
+            measured: { keep(push.withUnsafeBufferPointer { try? registry.normalize(record: $0) }) },
+            base: { keep(push.withUnsafeBufferPointer { try? JSONParser().parse($0) }) }
+        )
+        print(
+            String(
+                format: "  %@ (%d bytes): %.2f (%.2f–%.2f); normalize %.0f ns, parse %.0f ns",
+                interaction.vendor,
+                push.count,
+                quantile(c.ratios, 0.5),
+                quantile(c.ratios, 0.25),
+                quantile(c.ratios, 0.75),
+                c.measures.min()!,
+                c.bases.min()!
+            )
+        )
+    }
+}
