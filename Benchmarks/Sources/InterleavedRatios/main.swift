@@ -94,7 +94,8 @@ func interleave(measured: () -> Void, base: () -> Void) -> Comparison {
 
 /// Times `measured` against `base` in interleaved rounds and prints the ratio.
 func compare(_ title: String, measured: (name: String, body: () -> Void), base: (name: String, body: () -> Void)) {
-    let (measures, bases, ratios) = { c in (c.measures, c.bases, c.ratios) }(interleave(measured: measured.body, base: base.body))
+    let comparison = interleave(measured: measured.body, base: base.body)
+    let (measures, bases, ratios) = (comparison.measures, comparison.bases, comparison.ratios)
     print(title)
     print(
         String(
