@@ -76,9 +76,9 @@ public struct HandlingPolicy: Sendable {
         rejected: inout [RejectedURL]
     ) -> Interaction {
         var warnings = Self.take(&result.warnings, leaving: [])
+        let before = warnings.count
         // A destination without a URL passes the policy as it is: moved, not copied into
         // `resolve` and out again (a screen's name and parameters retained and released).
-        let before = warnings.count
         let destination =
             result.destination.carriesURL
             ? resolve(result.destination, at: .destination, warnings: &warnings, rejected: &rejected)
@@ -144,7 +144,6 @@ public struct HandlingPolicy: Sendable {
         rejected: inout [RejectedURL]
     ) -> [Interaction.Button] {
         var buttons = Self.take(&result.buttons, leaving: [])
-        let reusable = reusable && result.destination.carriesURL
         for i in buttons.indices where buttons[i].destination.carriesURL {
             if reusable, buttons[i].destination == result.destination {
                 buttons[i].destination = resolved
