@@ -357,6 +357,54 @@ private func heap(_ text: String) -> String {
     }
 }
 
+/// `KeyPrefixSet` (a definition payload's `withoutPrefixes`) answers as a comparison of UTF-8
+/// bytes does: prefixes and keys of every length around the small-string boundary (7, 8, 9,
+/// 15 and 16 bytes), keys shorter than a prefix, held on the heap though short, non-ASCII,
+/// with NUL bytes (a short key's words are zero past its end, so a prefix ending in NUL must
+/// not match a key one byte shorter), KELVIN SIGN beside `K`, and the empty prefix.
+@Suite struct KeyPrefixSetTests {
+    static func expected(_ prefixes: [String], _ key: String) -> Bool {
+        prefixes.contains { key.utf8.starts(with: $0.utf8) }
+    }
+
+    @Test func answersAsAByteComparisonDoes() {
+        let texts = [
+            "g", "gcm.", "google.", "google.c.a.c_id", "google.c.a.c_id_", "gcm.n.link_android", "wzrk_", "W$", "1234567",
+            "12345678", "123456789", "a\0", "a\0\0", "\0", "café", "ca", "\u{212A}", "K", "Kx", "^", "^d", "com.urbanairship.",
+        ]
+        let keys =
+            texts + texts.map(heap) + texts.map { $0 + "x" } + texts.map { String($0.dropLast()) }
+            + ["", "a", "gcm", "google", "google.c.a.c_i", "com.urbanairship.metadata", "wzrk_dl", "W$ttl", "a\0b", "café\0"]
+        var generator = SplitMix64(seed: 20_261_201)
+        for round in 0..<600 {
+            var prefixes = (0..<generator.below(4)).map { _ in texts[generator.below(texts.count)] }
+            if round % 3 == 1 { prefixes = prefixes.map(heap) }
+            if round % 50 == 7 { prefixes.append("") }
+            let set = KeyPrefixSet(prefixes)
+            #expect(set.isEmpty == prefixes.isEmpty)
+            for key in keys {
+                #expect(set.matches(key) == Self.expected(prefixes, key), "\(Array(key.utf8)) against \(prefixes.map { Array($0.utf8) })")
+            }
+        }
+    }
+
+    /// Keys and prefixes made of random bytes from a small alphabet (ASCII, NUL, non-ASCII),
+    /// so that prefixes often are, or nearly are, prefixes of the keys.
+    @Test func answersForGeneratedKeys() {
+        let pieces = ["a", "b", ".", "\0", "é", "z", "_"]
+        var generator = SplitMix64(seed: 7_919)
+        func text(_ most: Int) -> String { (0..<generator.below(most + 1)).map { _ in pieces[generator.below(pieces.count)] }.joined() }
+        for _ in 0..<400 {
+            let prefixes = (0..<(1 + generator.below(3))).map { _ in text(10) }.filter { !$0.isEmpty }
+            let set = KeyPrefixSet(prefixes)
+            for _ in 0..<40 {
+                let key = text(18)
+                #expect(set.matches(key) == Self.expected(prefixes, key), "\(Array(key.utf8)) against \(prefixes.map { Array($0.utf8) })")
+            }
+        }
+    }
+}
+
 /// `KeyMarks` (detection's one pass over a notification's keys) gives the bits of exactly the
 /// keys whose UTF-8 bytes an object's keys have: keys of every small length and past it, keys
 /// and table entries held on the heap though short (compared by bytes, not by their words),

@@ -1037,10 +1037,7 @@ struct DContext {
             // array of tuples and converts it), and an object that loses nothing is returned
             // as it is.
             object = object.removing { key in
-                spec.without.contains(key)
-                    || spec.withoutPrefixes.contains { prefix in
-                        prefix.utf8.first == key.utf8.first && key.hasUTF8Prefix(prefix)
-                    }
+                spec.without.contains(key) || spec.withoutPrefixes.matches(key)
             }
         }
         return object

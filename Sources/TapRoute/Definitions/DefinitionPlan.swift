@@ -872,7 +872,8 @@ final class DPayload: Sendable {
     let from: DPath?
     /// The keys left out (compared by length and bytes: most keys differ in length).
     let without: SmallStringSet
-    let withoutPrefixes: [String]
+    /// The key prefixes left out (a small ASCII key compared by its words).
+    let withoutPrefixes: KeyPrefixSet
     let inPlace: DPayloadCase
     let text: DPayloadCase
     let broken: DPayloadCase
@@ -891,7 +892,7 @@ final class DPayload: Sendable {
     ) {
         self.from = from
         self.without = SmallStringSet(without)
-        self.withoutPrefixes = withoutPrefixes
+        self.withoutPrefixes = KeyPrefixSet(withoutPrefixes)
         self.inPlace = inPlace
         self.text = text
         self.broken = broken
