@@ -466,6 +466,37 @@ import Testing
         #expect(try fixed.read(Self.push(#"{"acme": 1}"#)).channel == .universalLink)
     }
 
+    /// A definition that reads ten or more root keys tells a missing one by the root's key
+    /// bits (`JSONObject.keyBits()`): every key it reads is found however the record holds
+    /// it — as the parser does, on the heap though short, among long and non-ASCII keys and
+    /// among more keys than an object indexes — and a missing one is missing.
+    @Test func manyRootKeysAreFoundHoweverTheRecordHoldsThem() throws {
+        let read = [
+            "acme", "gcm.app_link", "google.c.a.e", "google.c.a.ts", "google.c.a.tc", "wzrk_dl", "W$id", "a",
+            "123456789012345", "1234567890123456", "google.c.sender.id", "clé",
+        ]
+        let tracking = read.enumerated().map { i, key in "\"t\(i)\": \"['\(key)']\"" }.joined(separator: ", ")
+        let adapter = try Self.adapter(#"{"tracking": {\#(tracking)}}"#)
+        let others = ["b", "gcm.n.link", "google.c.a.udt", "com.urbanairship.metadata", "x1", "x2", "x3", "x4", "x5", "x6"]
+        var generator = SplitMix64(seed: 20_261_203)
+        for round in 0..<300 {
+            var members: [(String, JSONValue)] = [("acme", 1)]
+            var expected: JSONObject = ["t0": 1]
+            for (i, key) in read.enumerated().dropFirst() where generator.below(2) == 0 {
+                members.append((key, .number(JSONNumber(i))))
+                expected["t\(i)"] = .number(JSONNumber(i))
+            }
+            let extra = round % 20 == 0 ? others.count : generator.below(4)
+            members += others.prefix(extra).map { ($0, "other") }
+            members.shuffle(using: &generator)
+            if round % 2 == 1 {
+                members = members.map { key, value in (generator.below(2) == 0 ? heapHeld(key) : key, value) }
+            }
+            let input = InputEvent(.notification(userInfo: JSONObject(members), action: nil, origin: .remote))
+            #expect(try adapter.read(input).tracking == expected, "\(members.map(\.0))")
+        }
+    }
+
     @Test func linksReadTheirQueryItems() throws {
         let adapter = try Self.adapter(
             #"""
@@ -574,4 +605,13 @@ import Testing
         let ratio = TimeRatio.ratio(small: small) { n in _ = try? adapter.read(inputs[n]!) }
         #expect(ratio < TimeRatio.maximumRatio, "time ratio \(ratio)")
     }
+}
+
+/// A string of `text`'s bytes held in a heap buffer, however short (a key made by editing a
+/// longer string is held so).
+private func heapHeld(_ text: String) -> String {
+    var grown = String()
+    grown.reserveCapacity(64)
+    grown += text
+    return grown
 }

@@ -405,6 +405,63 @@ private func heap(_ text: String) -> String {
     }
 }
 
+/// `JSONObject.keyBits()` (how a definition that reads many root keys tells a missing one)
+/// never leaves out a key the object holds: objects of small ASCII keys, of short keys held on
+/// the heap, of long keys (past the 15 bytes a small string holds) and non-ASCII ones, and of
+/// more members than an object indexes; every small ASCII key the object holds, by its bytes,
+/// has its bit set.
+@Suite struct KeyBitsTests {
+    /// The words of `text` held as a small ASCII string, as the parser holds such a key; `nil`
+    /// for text that is not (too long, not ASCII) or on platforms without that layout.
+    static func smallWords(_ text: String) -> (UInt64, UInt64)? {
+        #if (arch(x86_64) || arch(arm64)) && _endian(little)
+            let words = unsafeBitCast(String(decoding: Array(text.utf8), as: UTF8.self), to: (UInt64, UInt64).self)
+            return words.1 >> 60 == 0xE ? words : nil
+        #else
+            return nil
+        #endif
+    }
+
+    @Test func aKeyTheObjectHoldsHasItsBit() {
+        let texts = [
+            "", "a", "K", "\u{212A}", "a\0", "aps", "gcm.app_link", "google.c.a.e", "google.c.a.ts", "google.c.a.tc", "wzrk_dl",
+            "W$id", "123456789012345", "1234567890123456", "google.c.sender.id", "clé", "com.urbanairship.metadata",
+        ]
+        var generator = SplitMix64(seed: 20_261_202)
+        for round in 0..<500 {
+            let count = round % 25 == 0 ? 17 + generator.below(12) : generator.below(9)
+            var keys: [String] = []
+            for _ in 0..<count {
+                let key = generator.below(3) == 0 ? "k\(generator.below(40))" : texts[generator.below(texts.count)]
+                if !keys.contains(where: { $0.utf8.elementsEqual(key.utf8) }) { keys.append(key) }
+            }
+            let object = JSONObject(keys.map { (round % 2 == 1 && generator.below(2) == 0 ? heap($0) : $0, JSONValue.null) })
+            let bits = object.keyBits()
+            for key in keys {
+                guard let words = Self.smallWords(key) else { continue }
+                #expect(bits & JSONObject.keyBit(ofSmallASCII: words) != 0, "\(key) in \(keys)")
+            }
+        }
+    }
+
+    /// The summary of small keys says something: a bit a key, not all of them; a short key
+    /// held on the heap makes it say nothing (every bit), a long key adds no bit.
+    @Test func smallKeysAreSummarized() {
+        let small: JSONObject = ["gcm.app_link": 1, "google.c.a.e": "1", "aps": [:]]
+        #expect(small.keyBits().nonzeroBitCount <= 3)
+        #expect(small.keyBits() != 0)
+        let long: JSONObject = ["gcm.app_link": 1, "google.c.a.e": "1", "aps": [:], "google.c.sender.id": 2]
+        #expect(long.keyBits() == small.keyBits())
+        #expect(JSONObject([(heap("aps"), JSONValue.null)]).keyBits() == ~0)
+        #expect(JSONObject().keyBits() == 0)
+        #if (arch(x86_64) || arch(arm64)) && _endian(little)
+            let missing = ["gcm.n.link", "google.c.a.c_l", "google.c.a.m_l", "google.c.a.udt", "from", "custom", "itbl"]
+            let told = missing.filter { small.keyBits() & JSONObject.keyBit(ofSmallASCII: Self.smallWords($0)!) == 0 }
+            #expect(told.count >= 4, "of \(missing), only \(told) told missing")
+        #endif
+    }
+}
+
 /// `KeyMarks` (detection's one pass over a notification's keys) gives the bits of exactly the
 /// keys whose UTF-8 bytes an object's keys have: keys of every small length and past it, keys
 /// and table entries held on the heap though short (compared by bytes, not by their words),

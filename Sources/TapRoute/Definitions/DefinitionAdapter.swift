@@ -205,6 +205,10 @@ struct DContext {
     var slots: UnsafeMutableBufferPointer<Slot> = DContext.noSlots
     /// No slots: recognition, the paths inside `buttons`, and a run outside ``DefinitionAdapter/read(_:using:)``.
     static var noSlots: UnsafeMutableBufferPointer<Slot> { UnsafeMutableBufferPointer(start: nil, count: 0) }
+    /// The root's ``JSONObject/keyBits()``, once ``rootKeyBitsRead`` (read when a path first
+    /// needs it, ``DefinitionPlan/rootKeyBits``).
+    var rootKeyBits: UInt64 = 0
+    var rootKeyBitsRead = false
     /// The results of the first 64 memoized predicates (``DefinitionPlan/memo``): a node's bit
     /// is set in one word once it has been evaluated in this run.
     var memoHolds: UInt64 = 0
@@ -426,7 +430,8 @@ struct DContext {
     mutating func resolveInterned(_ id: DPathID) -> Found? {
         let named = plan.namedPaths[id.index]
         if named >= 0 { return namedValue(named).map { Found(value: $0, holderDepth: rootDepth) } }
-        guard id.slot >= 0, plan.rootKeyCounts[id.index] != 0 else { return resolve(plan.paths[id.index]) }
+        let keyCount = plan.rootKeyCounts[id.index]
+        guard id.slot >= 0, keyCount != 0 else { return resolve(plan.paths[id.index]) }
         if let parent = plan.parentPaths[id.index], parent.slot < slots.count, slots[parent.slot].shape != .unresolved {
             // `a.b` read in the value cached for `a`, once the run has read `a`: filling `a`'s
             // slot for it (a copy of the object kept) cost more than it saved where only
@@ -436,6 +441,14 @@ struct DContext {
                 return nil
             }
             return Found(value: value, holderDepth: rootDepth + 1)
+        }
+        if keyCount & DefinitionPlan.rootKeyBitFlag != 0 {
+            // A missing key (most of such a definition's tracking keys) told by one bit test.
+            if !rootKeyBitsRead {
+                rootKeyBits = rootObject.keyBits()
+                rootKeyBitsRead = true
+            }
+            if rootKeyBits & plan.rootKeyBits[id.index] == 0 { return nil }
         }
         guard let found = plan.rootKeysValue(id.index, in: rootObject) else { return nil }
         return Found(value: found.value, holderDepth: found.nested ? rootDepth + 1 : rootDepth)
