@@ -490,7 +490,7 @@ import Testing
             members += others.prefix(extra).map { ($0, "other") }
             members.shuffle(using: &generator)
             if round % 2 == 1 {
-                members = members.map { key, value in (generator.below(2) == 0 ? heapHeld(key) : key, value) }
+                members = members.map { key, value in (generator.below(2) == 0 ? heap(key) : key, value) }
             }
             let input = InputEvent(.notification(userInfo: JSONObject(members), action: nil, origin: .remote))
             #expect(try adapter.read(input).tracking == expected, "\(members.map(\.0))")
@@ -605,13 +605,4 @@ import Testing
         let ratio = TimeRatio.ratio(small: small) { n in _ = try? adapter.read(inputs[n]!) }
         #expect(ratio < TimeRatio.maximumRatio, "time ratio \(ratio)")
     }
-}
-
-/// A string of `text`'s bytes held in a heap buffer, however short (a key made by editing a
-/// longer string is held so).
-private func heapHeld(_ text: String) -> String {
-    var grown = String()
-    grown.reserveCapacity(64)
-    grown += text
-    return grown
 }

@@ -311,7 +311,7 @@ extension String {
 
 /// A string of `text`'s bytes held in a heap buffer, however short: how a key made by editing
 /// a longer string is held, which the small-string comparisons must not take for another.
-private func heap(_ text: String) -> String {
+func heap(_ text: String) -> String {
     var grown = String()
     grown.reserveCapacity(64)
     grown += text
@@ -411,17 +411,6 @@ private func heap(_ text: String) -> String {
 /// more members than an object indexes; every small ASCII key the object holds, by its bytes,
 /// has its bit set.
 @Suite struct KeyBitsTests {
-    /// The words of `text` held as a small ASCII string, as the parser holds such a key; `nil`
-    /// for text that is not (too long, not ASCII) or on platforms without that layout.
-    static func smallWords(_ text: String) -> (UInt64, UInt64)? {
-        #if (arch(x86_64) || arch(arm64)) && _endian(little)
-            let words = unsafeBitCast(String(decoding: Array(text.utf8), as: UTF8.self), to: (UInt64, UInt64).self)
-            return words.1 >> 60 == 0xE ? words : nil
-        #else
-            return nil
-        #endif
-    }
-
     @Test func aKeyTheObjectHoldsHasItsBit() {
         let texts = [
             "", "a", "K", "\u{212A}", "a\0", "aps", "gcm.app_link", "google.c.a.e", "google.c.a.ts", "google.c.a.tc", "wzrk_dl",
@@ -438,8 +427,8 @@ private func heap(_ text: String) -> String {
             let object = JSONObject(keys.map { (round % 2 == 1 && generator.below(2) == 0 ? heap($0) : $0, JSONValue.null) })
             let bits = object.keyBits()
             for key in keys {
-                guard let words = Self.smallWords(key) else { continue }
-                #expect(bits & JSONObject.keyBit(ofSmallASCII: words) != 0, "\(key) in \(keys)")
+                guard let bit = JSONObject.keyBit(of: key) else { continue }
+                #expect(bits & bit != 0, "\(key) in \(keys)")
             }
         }
     }
@@ -456,7 +445,7 @@ private func heap(_ text: String) -> String {
         #expect(JSONObject().keyBits() == 0)
         #if (arch(x86_64) || arch(arm64)) && _endian(little)
             let missing = ["gcm.n.link", "google.c.a.c_l", "google.c.a.m_l", "google.c.a.udt", "from", "custom", "itbl"]
-            let told = missing.filter { small.keyBits() & JSONObject.keyBit(ofSmallASCII: Self.smallWords($0)!) == 0 }
+            let told = missing.filter { small.keyBits() & JSONObject.keyBit(of: $0)! == 0 }
             #expect(told.count >= 4, "of \(missing), only \(told) told missing")
         #endif
     }

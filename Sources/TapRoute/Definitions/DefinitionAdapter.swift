@@ -430,8 +430,7 @@ struct DContext {
     mutating func resolveInterned(_ id: DPathID) -> Found? {
         let named = plan.namedPaths[id.index]
         if named >= 0 { return namedValue(named).map { Found(value: $0, holderDepth: rootDepth) } }
-        let keyCount = plan.rootKeyCounts[id.index]
-        guard id.slot >= 0, keyCount != 0 else { return resolve(plan.paths[id.index]) }
+        guard id.slot >= 0, plan.rootKeyCounts[id.index] != 0 else { return resolve(plan.paths[id.index]) }
         if let parent = plan.parentPaths[id.index], parent.slot < slots.count, slots[parent.slot].shape != .unresolved {
             // `a.b` read in the value cached for `a`, once the run has read `a`: filling `a`'s
             // slot for it (a copy of the object kept) cost more than it saved where only
@@ -442,13 +441,14 @@ struct DContext {
             }
             return Found(value: value, holderDepth: rootDepth + 1)
         }
-        if keyCount & DefinitionPlan.rootKeyBitFlag != 0 {
+        let bit = plan.rootKeyBits[id.index]
+        if bit != 0 {
             // A missing key (most of such a definition's tracking keys) told by one bit test.
             if !rootKeyBitsRead {
                 rootKeyBits = rootObject.keyBits()
                 rootKeyBitsRead = true
             }
-            if rootKeyBits & plan.rootKeyBits[id.index] == 0 { return nil }
+            if rootKeyBits & bit == 0 { return nil }
         }
         guard let found = plan.rootKeysValue(id.index, in: rootObject) else { return nil }
         return Found(value: found.value, holderDepth: found.nested ? rootDepth + 1 : rootDepth)

@@ -35,12 +35,9 @@ final class DefinitionPlan: Sendable {
     /// those keys, read without the path's steps where the base is the root (outside
     /// `buttons`: a ``DPathID`` with a slot).
     let rootKeys: [DRootKeys?]
-    /// For each path of `paths`, how many keys its `rootKeys` entry has (0: none), with
-    /// ``rootKeyBitFlag`` added when its ``rootKeyBits`` entry is set: plain data, read without
-    /// copying the keys.
+    /// For each path of `paths`, how many keys its `rootKeys` entry has (0: none): plain data,
+    /// read without copying the keys.
     let rootKeyCounts: [UInt8]
-    /// The flag of a ``rootKeyCounts`` entry whose path has a ``rootKeyBits`` entry.
-    static let rootKeyBitFlag: UInt8 = 0x80
     /// For each path of `paths` with a `rootKeys` entry whose first key is a small ASCII
     /// string, that key's ``JSONObject/keyBit(ofSmallASCII:)``, when the plan reads enough
     /// keys (``rootKeyBitsMinimumKeys``); 0 otherwise. A run tests it against the root's
@@ -152,17 +149,11 @@ final class DefinitionPlan: Sendable {
             guard case .key(let second) = path.steps[1] else { return nil }
             return DRootKeys(first: first, second: second)
         }
-        let firstKeyBits = rootKeys.map { keys -> UInt64 in
-            guard let first = keys?.first, let words = DetectionPrefilter.smallASCIIWords(first) else { return 0 }
-            return JSONObject.keyBit(ofSmallASCII: words)
-        }
-        let rootKeyBits =
-            Set(rootKeys.compactMap { $0?.first }).count >= Self.rootKeyBitsMinimumKeys
-            ? firstKeyBits : Array(repeating: 0, count: firstKeyBits.count)
-        self.rootKeyBits = rootKeyBits
-        self.rootKeyCounts = zip(rootKeys, rootKeyBits).map { keys, bit in
-            guard let keys else { return 0 }
-            return (keys.second == nil ? 1 : 2) | (bit != 0 ? Self.rootKeyBitFlag : 0)
+        self.rootKeyCounts = rootKeys.map { keys in keys.map { $0.second == nil ? 1 : 2 } ?? 0 }
+        let summarized = Set(rootKeys.compactMap { $0?.first }).count >= Self.rootKeyBitsMinimumKeys
+        self.rootKeyBits = rootKeys.map { keys in
+            guard summarized, let first = keys?.first else { return 0 }
+            return JSONObject.keyBit(of: first) ?? 0
         }
         // A cached path reads from the root (outside `buttons`), whatever its base says.
         var cachedFirstKeys: [String: DPathID] = [:]
@@ -420,7 +411,7 @@ extension DefinitionPlan {
     func rootKeysValue(_ index: Int, in object: JSONObject) -> (value: JSONValue, nested: Bool)? {
         rootKeys.withUnsafeBufferPointer { all -> (value: JSONValue, nested: Bool)? in
             guard let i = object.position(of: all[index].unsafelyUnwrapped.first) else { return nil }
-            if rootKeyCounts[index] & ~Self.rootKeyBitFlag == 1 { return (object.storage[i].value, false) }
+            if rootKeyCounts[index] == 1 { return (object.storage[i].value, false) }
             return object.storage[i].value[all[index].unsafelyUnwrapped.second.unsafelyUnwrapped].map { ($0, true) }
         }
     }

@@ -397,6 +397,13 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         1 &<< (((words.0 &+ words.1 &* 0x9E37_79B9_7F4A_7C15) &* 0xBF58_476D_1CE4_E5B9) &>> 58)
     }
 
+    /// The bit of ``keyBits()`` for `key` as a small ASCII string holds it (the form the parser
+    /// gives such a key), or `nil` when it cannot be held so (longer than 15 bytes, not ASCII,
+    /// or not this platform's layout).
+    package static func keyBit(of key: String) -> UInt64? {
+        DetectionPrefilter.smallASCIIWords(key).map(keyBit(ofSmallASCII:))
+    }
+
     /// The high four bits of a string's second word, where its kind is (``smallASCIITag``).
     @inlinable static var tagMask: UInt64 { 0xF0 << 56 }
 

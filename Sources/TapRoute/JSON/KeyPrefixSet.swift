@@ -28,11 +28,7 @@ package struct KeyPrefixSet: Sendable {
     package init(_ prefixes: [String]) {
         self.prefixes = prefixes
         hasEmpty = prefixes.contains { $0.isEmpty }
-        var firstBytes: [UInt64] = [0, 0, 0, 0]
-        for prefix in prefixes {
-            if let first = prefix.utf8.first { firstBytes[Int(first >> 6)] |= 1 << UInt64(first & 63) }
-        }
-        self.firstBytes = (firstBytes[0], firstBytes[1], firstBytes[2], firstBytes[3])
+        firstBytes = DetectionPrefilter.firstByteSet(prefixes)
         var small: [(words: (UInt64, UInt64), masks: (UInt64, UInt64), length: Int)] = []
         var smallTag = JSONObject.smallASCIITag
         for prefix in prefixes where !prefix.isEmpty {
@@ -43,10 +39,7 @@ package struct KeyPrefixSet: Sendable {
                 if length <= 15, prefix.utf8.allSatisfy({ $0 < 0x80 }) { smallTag = nil }
                 continue
             }
-            let masks: (UInt64, UInt64) = (
-                length >= 8 ? ~0 : (1 << UInt64(8 * length)) &- 1,
-                length <= 8 ? 0 : (1 << UInt64(8 * (length - 8))) &- 1
-            )
+            let masks = DetectionPrefilter.prefixMasks(length: length)
             small.append(((words.0 & masks.0, words.1 & masks.1), masks, length))
         }
         self.small = small

@@ -87,11 +87,7 @@ struct DetectionPrefilter: Sendable {
         self.anyKeyBits = anyKeyBits
         allBits = bits.reduce(0, |)
         keyLengths = keys.reduce(0) { $0 | 1 << UInt64($1.key.utf8.count & 63) }
-        var firstBytes: [UInt64] = [0, 0, 0, 0]
-        for (prefix, _) in prefixes {
-            if let first = prefix.utf8.first { firstBytes[Int(first >> 6)] |= 1 << UInt64(first & 63) }
-        }
-        prefixFirstBytes = (firstBytes[0], firstBytes[1], firstBytes[2], firstBytes[3])
+        prefixFirstBytes = Self.firstByteSet(prefixes.map(\.prefix))
         var smallKeysByLength = [[(words: (UInt64, UInt64), bits: UInt64)]](repeating: [], count: 16)
         var smallPrefixes: [(words: (UInt64, UInt64), masks: (UInt64, UInt64), first: UInt8, length: Int, bits: UInt64)] = []
         var smallTag = JSONObject.smallASCIITag
@@ -110,16 +106,33 @@ struct DetectionPrefilter: Sendable {
             for (prefix, bits) in prefixes where !prefix.isEmpty {
                 guard let words = words(prefix) else { continue }
                 let length = prefix.utf8.count
-                let masks: (UInt64, UInt64) = (
-                    length >= 8 ? ~0 : (1 << UInt64(8 * length)) &- 1,
-                    length <= 8 ? 0 : (1 << UInt64(8 * (length - 8))) &- 1
-                )
+                let masks = Self.prefixMasks(length: length)
                 smallPrefixes.append(((words.0 & masks.0, words.1 & masks.1), masks, prefix.utf8.first ?? 0, length, bits))
             }
         }
         self.smallKeysByLength = smallKeysByLength
         self.smallPrefixes = smallPrefixes
         self.smallTag = smallTag
+    }
+
+    /// The first bytes of `texts` (the empty ones have none), as a 256-bit set (bit `b % 64`
+    /// of word `b / 64`), for ``contains(_:_:)``.
+    static func firstByteSet(_ texts: [String]) -> (UInt64, UInt64, UInt64, UInt64) {
+        var set: [UInt64] = [0, 0, 0, 0]
+        for text in texts {
+            if let first = text.utf8.first { set[Int(first >> 6)] |= 1 << UInt64(first & 63) }
+        }
+        return (set[0], set[1], set[2], set[3])
+    }
+
+    /// The masks of the two words of a small string (``smallASCIIWords(_:)``) that keep its
+    /// first `length` bytes (1 to 15): a small ASCII key starts with a prefix of that length
+    /// exactly when its words, masked, equal the prefix's and it is at least as long.
+    static func prefixMasks(length: Int) -> (UInt64, UInt64) {
+        (
+            length >= 8 ? ~0 : (1 << UInt64(8 * length)) &- 1,
+            length <= 8 ? 0 : (1 << UInt64(8 * (length - 8))) &- 1
+        )
     }
 
     /// Whether the 256-bit set `set` (bit `b % 64` of word `b / 64`) holds `byte`.
