@@ -433,6 +433,45 @@ struct DashXBlockGenerator {
         #expect(index("interruption_levels") == nil)
     }
 
+    /// A table answers what a comparison of bytes with each of its keys in order answers —
+    /// the first position of an equal key — for tables of 1 to 200 keys, with repeated keys,
+    /// keys of every length to 30 bytes (held as words to 24), non-ASCII keys, and lookups of
+    /// the keys, of keys one byte away and of keys the table does not have.
+    @Test func everyTableAnswersAsAComparisonInOrder() {
+        var random = SplitMix64(seed: 0x5CA9_0010)
+        let alphabet = Array("abcdeé_.Kk0".utf8)
+        func key() -> [UInt8] {
+            let length = random.below(4) == 0 ? random.below(31) : 1 + random.below(12)
+            let bytes = (0..<length).map { _ in alphabet[random.below(alphabet.count)] }
+            // Valid UTF-8, as a parser gives keys: a lone byte of `é` becomes U+FFFD.
+            return Array(String(decoding: bytes, as: UTF8.self).utf8)
+        }
+        func expected(_ keys: [[UInt8]], _ probe: [UInt8]) -> Int? { keys.firstIndex(of: probe) }
+        var probes = 0
+        for size in [1, 2, 3, 5, 8, 13, 20, 30, 50, 90, 126, 127, 128, 200] {
+            for _ in 0..<(size > 60 ? 2 : 20) {
+                var keys = (0..<size).map { _ in key() }
+                // Repeated keys: the first position is the answer.
+                if size > 2, random.below(2) == 0 { keys[random.below(size)] = keys[random.below(size)] }
+                let table = PlainJSONScanner.Keys(keys.map { String(decoding: $0, as: UTF8.self) })
+                var lookups = keys + (0..<size).map { _ in key() }
+                for original in keys {
+                    guard !original.isEmpty else { continue }
+                    var changed = original
+                    let position = random.below(changed.count)
+                    changed[position] = changed[position] == UInt8(ascii: "a") ? UInt8(ascii: "b") : UInt8(ascii: "a")
+                    if String(validating: changed, as: UTF8.self) != nil { lookups.append(changed) }
+                }
+                for probe in lookups {
+                    probes += 1
+                    let found = probe.withUnsafeBufferPointer { table.index(of: $0) }
+                    #expect(found == expected(keys, probe), "\(String(decoding: probe, as: UTF8.self)) in \(size) keys")
+                }
+            }
+        }
+        #expect(probes > 10_000)
+    }
+
     @Test func decodesStringsAsTheParserDoes() {
         var values = HostileJSON(seed: 0x5CA9_0003)
         var breaker = DashXBlockGenerator(seed: 0x5CA9_0004)
