@@ -946,16 +946,10 @@ private struct Reader {
                     p &+= 2
                     continue
                 }
-                guard e == UInt8(ascii: "u"), let scalar = Self.hex4(base, at: p &+ 2, count: count) else { break }
-                p &+= 6
-                if scalar >= 0xD800 && scalar < 0xDC00 {
-                    guard p &+ 1 < count, base[p] == UInt8(ascii: "\\"), base[p &+ 1] == UInt8(ascii: "u"),
-                        let low = Self.hex4(base, at: p &+ 2, count: count), low >= 0xDC00 && low < 0xE000
-                    else { break }
-                    p &+= 6
-                } else if scalar >= 0xDC00 && scalar < 0xE000 {
-                    break
-                }
+                guard e == UInt8(ascii: "u") else { break }
+                // A run of `\u` escapes (text whose every non-ASCII character is escaped, as
+                // Python's `json.dumps` writes it by default) is passed escape after escape.
+                if !JSONEscape.passUnicodeEscapes(base, &p, count: count) { break }
                 continue
             }
             if b < 0x20 { break }
@@ -1098,19 +1092,26 @@ private struct Reader {
                     case UInt8(ascii: "r"): out[o] = 0x0D
                     case UInt8(ascii: "t"): out[o] = 0x09
                     case UInt8(ascii: "u"):
-                        guard var scalar = Self.hex4(base, at: i, count: end) else { return i &+ 4 <= end ? .slowPath : pastEnd }
-                        i &+= 4
-                        if scalar >= 0xD800 && scalar < 0xDC00 {
-                            guard i &+ 6 <= end else { return pastEnd }
-                            guard base[i] == UInt8(ascii: "\\"), base[i &+ 1] == UInt8(ascii: "u"),
-                                let low = Self.hex4(base, at: i &+ 2, count: end), low >= 0xDC00 && low < 0xE000
-                            else { return .slowPath }
-                            i &+= 6
-                            scalar = 0x10000 &+ ((scalar &- 0xD800) &<< 10) &+ (low &- 0xDC00)
-                        } else if scalar >= 0xDC00 && scalar < 0xE000 {
-                            return .slowPath
+                        // A run of `\u` escapes (text whose every non-ASCII character is
+                        // escaped, as Python's `json.dumps` writes it by default) is decoded
+                        // escape after escape, without going back through the plain-run search.
+                        while true {
+                            guard var scalar = Self.hex4(base, at: i, count: end) else { return i &+ 4 <= end ? .slowPath : pastEnd }
+                            i &+= 4
+                            if scalar >= 0xD800 && scalar < 0xDC00 {
+                                guard i &+ 6 <= end else { return pastEnd }
+                                guard base[i] == UInt8(ascii: "\\"), base[i &+ 1] == UInt8(ascii: "u"),
+                                    let low = Self.hex4(base, at: i &+ 2, count: end), low >= 0xDC00 && low < 0xE000
+                                else { return .slowPath }
+                                i &+= 6
+                                scalar = 0x10000 &+ ((scalar &- 0xD800) &<< 10) &+ (low &- 0xDC00)
+                            } else if scalar >= 0xDC00 && scalar < 0xE000 {
+                                return .slowPath
+                            }
+                            o &+= Self.writeUTF8(scalar, to: out + o)
+                            guard i &+ 1 < end, base[i] == UInt8(ascii: "\\"), base[i &+ 1] == UInt8(ascii: "u") else { break }
+                            i &+= 2
                         }
-                        o &+= Self.writeUTF8(scalar, to: out + o)
                         continue
                     default:
                         return .slowPath

@@ -191,16 +191,9 @@ package struct PlainJSONScanner {
                 UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                 p &+= 2
             case UInt8(ascii: "u"):
-                guard let scalar = JSONEscape.hex4(base, at: p &+ 2, count: count) else { return false }
-                p &+= 6
-                if scalar >= 0xD800 && scalar < 0xDC00 {
-                    guard p &+ 1 < count, base[p] == UInt8(ascii: "\\"), base[p &+ 1] == UInt8(ascii: "u"),
-                        let low = JSONEscape.hex4(base, at: p &+ 2, count: count), low >= 0xDC00 && low < 0xE000
-                    else { return false }
-                    p &+= 6
-                } else if scalar >= 0xDC00 && scalar < 0xE000 {
-                    return false
-                }
+                // A run of `\u` escapes, escape after escape (text whose every non-ASCII
+                // character is escaped: `\u0437\u0430\u043a`).
+                guard JSONEscape.passUnicodeEscapes(base, &p, count: count) else { return false }
             default:
                 return false
             }
@@ -340,8 +333,30 @@ package struct PlainJSONScanner {
     }
 }
 
-/// The decoding of a `\u` escape's digits, shared by the parser and ``PlainJSONScanner``.
+/// The checking and decoding of `\u` escapes, shared by the parser and ``PlainJSONScanner``.
 enum JSONEscape {
+    /// Moves `p` from a `\u` escape (its backslash) past it and every `\u` escape right after
+    /// it, as the parser checks them: four hexadecimal digits, a high surrogate only
+    /// with a low one after it, no low surrogate alone. `false` at the first escape that is
+    /// not such (`p` is then somewhere in the run). The parser's and ``PlainJSONScanner``'s
+    /// string skipping share it.
+    @inline(__always)
+    static func passUnicodeEscapes(_ base: UnsafePointer<UInt8>, _ p: inout Int, count: Int) -> Bool {
+        repeat {
+            guard let scalar = hex4(base, at: p &+ 2, count: count) else { return false }
+            p &+= 6
+            if scalar >= 0xD800 && scalar < 0xDC00 {
+                guard p &+ 1 < count, base[p] == UInt8(ascii: "\\"), base[p &+ 1] == UInt8(ascii: "u"),
+                    let low = hex4(base, at: p &+ 2, count: count), low >= 0xDC00 && low < 0xE000
+                else { return false }
+                p &+= 6
+            } else if scalar >= 0xDC00 && scalar < 0xE000 {
+                return false
+            }
+        } while p &+ 1 < count && base[p] == UInt8(ascii: "\\") && base[p &+ 1] == UInt8(ascii: "u")
+        return true
+    }
+
     /// The value of four hexadecimal digits at `i`, or `nil`.
     ///
     /// The four bytes are read as one word and checked and converted together, without a
