@@ -69,7 +69,8 @@ if $check; then
   reference="$(swift build --show-bin-path)/normalize"
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
-  # Each example as a document, and all of them and a corpus as lines, through both builds.
+  # Each JSON example as a document, each JSON Lines example and a corpus as lines, through
+  # both builds.
   # The exit status is compared too: a file with an error record exits 1 in both.
   compare() {
     local name=$1
