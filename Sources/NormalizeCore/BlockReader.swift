@@ -23,24 +23,36 @@ package protocol LineSource: BlockSource {
 extension InputSource: LineSource {}
 
 /// Reads an input block by block, into buffers of its own. With `readsAhead`, the next block
-/// is read on another thread while the caller works on the one it was handed, so that the
+/// is read on a thread of its own while the caller works on the one it was handed, so that the
 /// read's copy from the kernel (about a twentieth of a run's wall time with two threads, on the
 /// benchmark machine) is not a pause for every thread; without it, each block is read when
-/// asked for, on the caller's thread.
+/// asked for, on the caller's thread. The first block is always read when asked for, and is
+/// at most `firstBlockSize` bytes: the caller starts on a short block at once, not after a
+/// whole block's read, while the next block is read ahead.
+///
+/// The reading thread is a thread of its own, not a Dispatch queue's: while
+/// `DispatchQueue.concurrentPerform` keeps every thread of Dispatch's pool busy normalizing a
+/// block, work sent to a queue waits for one of them, so a read "ahead" on a queue began only
+/// once the block was done — a pause of 0.2–0.5 ms before every block on the benchmark machine
+/// (docs/performance.md, "Forty-second round").
 ///
 /// The blocks, their bytes and the error that ends them are the same either way: a read error
 /// is thrown by the call that would have returned the block it failed on, after every block
 /// before it, and nothing is read after it or after the end.
 package final class BlockReader {
     /// The read in flight and its outcome, shared with the thread that reads ahead. The two
-    /// threads never use it at the same time: the reading thread fills ``outcome`` and then
-    /// signals ``done``; the caller reads ``outcome`` only after waiting on ``done``, and starts
-    /// a read only when none is in flight.
+    /// threads never use it at the same time: the caller sets ``buffer`` and then signals
+    /// ``request``; the reading thread fills ``outcome`` and then signals ``done``; the caller
+    /// reads ``outcome`` only after waiting on ``done``, and starts a read only when none is in
+    /// flight. A request with no buffer ends the reading thread.
     private final class Shared: @unchecked Sendable {
         let source: any BlockSource
         var outcome: Result<Int, IOFailure> = .success(0)
         /// ``BlockSource/bytesRead`` just after the read, taken on the reading thread.
         var bytesReadAfter = 0
+        /// The buffer to read into next; `nil` to end the reading thread.
+        var buffer: UnsafeMutableRawBufferPointer?
+        let request = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)
 
         init(source: any BlockSource) {
@@ -51,11 +63,24 @@ package final class BlockReader {
             outcome = Result { () throws(IOFailure) -> Int in try source.read(into: buffer) }
             bytesReadAfter = source.bytesRead
         }
+
+        /// The reading thread: reads into each buffer asked for, until asked for none.
+        func serve() {
+            while true {
+                request.wait()
+                guard let buffer else { return }
+                read(into: buffer)
+                done.signal()
+            }
+        }
     }
 
     private let shared: Shared
     private let buffers: [UnsafeMutableRawBufferPointer]
-    private let queue: DispatchQueue?
+    private let readsAhead: Bool
+    private let firstBlockSize: Int
+    /// Whether the first block has been read.
+    private var started = false
     /// The buffer the next block is read, or being read, into.
     private var next = 0
     private var inFlight = false
@@ -65,19 +90,25 @@ package final class BlockReader {
     /// counted): for a progress line that matches the records.
     package private(set) var bytesRead = 0
 
-    /// A reader of `source` in blocks of at most `blockSize` bytes; with `readsAhead`, the
-    /// first block is asked for at once.
-    package init(_ source: any BlockSource, blockSize: Int, readsAhead: Bool) {
+    /// A reader of `source` in blocks of at most `blockSize` bytes, the first of at most
+    /// `firstBlockSize` (`blockSize` when `nil`). Reads each block when asked for, as without
+    /// `readsAhead`, when the system cannot start the reading thread.
+    package init(_ source: any BlockSource, blockSize: Int, firstBlockSize: Int? = nil, readsAhead: Bool) {
         precondition(blockSize > 0, "a block holds at least one byte")
-        shared = Shared(source: source)
-        buffers = (0..<(readsAhead ? 2 : 1)).map { _ in .allocate(byteCount: blockSize, alignment: 16) }
-        queue = readsAhead ? DispatchQueue(label: "taproute.normalize.read-ahead") : nil
-        if readsAhead { startRead() }
+        let shared = Shared(source: source)
+        self.shared = shared
+        self.firstBlockSize = min(max(firstBlockSize ?? blockSize, 1), blockSize)
+        self.readsAhead = readsAhead && ReadingThread.start { shared.serve() }
+        buffers = (0..<(self.readsAhead ? 2 : 1)).map { _ in .allocate(byteCount: blockSize, alignment: 16) }
     }
 
     deinit {
         // The thread reading ahead writes into a buffer freed below: it finishes first.
         if inFlight { shared.done.wait() }
+        if readsAhead {
+            shared.buffer = nil
+            shared.request.signal()
+        }
         for buffer in buffers { buffer.deallocate() }
     }
 
@@ -87,11 +118,14 @@ package final class BlockReader {
     package func nextBlock() throws(IOFailure) -> UnsafeBufferPointer<UInt8> {
         guard !ended else { return UnsafeBufferPointer(start: nil, count: 0) }
         let index = next
-        if queue != nil {
+        if inFlight {
             shared.done.wait()
             inFlight = false
-        } else {
+        } else if started {
             shared.read(into: buffers[index])
+        } else {
+            started = true
+            shared.read(into: UnsafeMutableRawBufferPointer(rebasing: buffers[index][0..<firstBlockSize]))
         }
         let length: Int
         switch shared.outcome {
@@ -104,7 +138,7 @@ package final class BlockReader {
         bytesRead = shared.bytesReadAfter
         if length == 0 {
             ended = true
-        } else if queue != nil {
+        } else if readsAhead {
             next = 1 - next
             startRead()
         }
@@ -114,15 +148,8 @@ package final class BlockReader {
 
     /// Starts reading the next block into ``buffers``[``next``] on the reading thread.
     private func startRead() {
-        guard let queue else { return }
         inFlight = true
-        let shared = shared
-        // A buffer pointer is not `Sendable`; this one is the reading thread's alone until
-        // `done` is signalled.
-        nonisolated(unsafe) let buffer = buffers[next]
-        queue.async { [shared] in
-            shared.read(into: buffer)
-            shared.done.signal()
-        }
+        shared.buffer = buffers[next]
+        shared.request.signal()
     }
 }

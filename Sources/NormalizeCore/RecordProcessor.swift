@@ -135,9 +135,10 @@ package struct RecordProcessor: Sendable {
     /// Processes JSON Lines, streaming, on up to `jobs` threads; adds the number of failed
     /// records to `failed`.
     ///
-    /// The input is read in blocks of whole lines (4 MiB from a regular file, the next one read
-    /// on a thread of its own while this one is normalized when `jobs` is more than 1; from a
-    /// pipe or terminal, whatever has arrived); a block's lines are cut into runs
+    /// The input is read in blocks of whole lines (4 MiB from a regular file — the first, 64 KiB,
+    /// so that the threads start at once — the next one read on a thread of its own while this
+    /// one is normalized when `jobs` is more than 1; from a pipe or terminal, whatever has
+    /// arrived); a block's lines are cut into runs
     /// (``runLimits(jobs:)``), which up to `jobs` threads take in order, one at a time, and each
     /// run's output is written as soon as the runs before it have been — in input order, while
     /// the other threads go on, with at most ``windowBytes`` of input in runs taken and not yet
@@ -156,7 +157,7 @@ package struct RecordProcessor: Sendable {
         // With more than one thread, a regular file's next block is read while this one is
         // normalized; a pipe or terminal is not read ahead, so that a run whose output has
         // failed never waits for input that may not come.
-        let blocks = BlockReader(input, blockSize: blockSize, readsAhead: jobs > 1 && input.readsWholeBlocks)
+        let blocks = BlockReader(input, blockSize: blockSize, firstBlockSize: 1 << 16, readsAhead: jobs > 1 && input.readsWholeBlocks)
         var linesBefore = 0  // lines consumed before the current block
         var carry: [UInt8] = []  // the start of a line that continues in the next read
         var skipping = false  // inside a line longer than the limit

@@ -6,8 +6,9 @@ import Testing
 /// `BlockReader` (`normalize --lines` with more than one thread reads a regular file's next
 /// block while the current one is normalized): the blocks, their bytes, the progress count and
 /// the error that ends them are those of reading each block when asked for; nothing is read
-/// after the end or an error; the read ahead does happen before the next block is asked for;
-/// and a reader dropped with a read in flight waits for it before freeing its buffers.
+/// after the end or an error; the read ahead does happen before the next block is asked for,
+/// even while every thread of Dispatch's pool is busy; the first block is the short one asked
+/// for; and a reader dropped with a read in flight waits for it before freeing its buffers.
 @Suite struct BlockReaderTests {
     /// A source that serves `bytes` in reads of at most `step` bytes (a regular file serves
     /// whole buffers; smaller steps stand for a pipe), fails the read numbered `failingRead`
@@ -134,6 +135,45 @@ import Testing
         for _ in 0..<30_000 where source.counts.finished < 2 { usleep(1_000) }
         #expect(source.counts.finished == 2 && source.bytesRead == 200)
         #expect(reader.bytesRead == 100)
+    }
+
+    @Test func theReadAheadDoesNotWaitForABusyDispatchPool() throws {
+        // While a block is normalized, `DispatchQueue.concurrentPerform` keeps Dispatch's
+        // threads busy: the read ahead, asked for once they all are, still begins at once.
+        let source = Source(Self.text)
+        nonisolated(unsafe) let reader = BlockReader(source, blockSize: 100, readsAhead: true)
+        let width = max(2, ProcessInfo.processInfo.activeProcessorCount)
+        let running = NSLock()
+        nonisolated(unsafe) var started = 0
+        DispatchQueue.concurrentPerform(iterations: width) { index in
+            running.withLock { started += 1 }
+            let deadline = DispatchTime.now().uptimeNanoseconds + 10_000_000_000
+            if index == 0 {
+                while running.withLock({ started }) < width && DispatchTime.now().uptimeNanoseconds < deadline {}
+                _ = try? reader.nextBlock()
+            }
+            while source.counts.begun < 2 && DispatchTime.now().uptimeNanoseconds < deadline {}
+        }
+        #expect(source.counts.begun == 2)
+    }
+
+    @Test(arguments: [false, true])
+    func theFirstBlockIsShort(readsAhead: Bool) throws {
+        for first in [1, 37, 100, 250, 5_000] {
+            let source = Source(Self.text)
+            let reader = BlockReader(source, blockSize: 100, firstBlockSize: first, readsAhead: readsAhead)
+            var blocks: [[UInt8]] = []
+            while true {
+                let block = try reader.nextBlock()
+                if block.isEmpty { break }
+                blocks.append(Array(block))
+            }
+            #expect(blocks.flatMap { $0 } == Self.text, "first block \(first)")
+            // At most the first block's size, then whole blocks, then what is left.
+            let head = min(first, 100)
+            let rest = Array(repeating: 100, count: (1_000 - head) / 100) + [(1_000 - head) % 100].filter { $0 > 0 }
+            #expect(blocks.map(\.count) == [head] + rest, "first block \(first)")
+        }
     }
 
     @Test func aReaderDroppedWithAReadInFlightWaitsForIt() throws {
