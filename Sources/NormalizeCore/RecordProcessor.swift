@@ -135,10 +135,11 @@ package struct RecordProcessor: Sendable {
     /// Processes JSON Lines, streaming, on up to `jobs` threads; adds the number of failed
     /// records to `failed`.
     ///
-    /// The input is read in blocks of whole lines (4 MiB from a regular file — the first, 64 KiB,
-    /// so that the threads start at once — the next one read on a thread of its own while this
-    /// one is normalized when `jobs` is more than 1; from a pipe or terminal, whatever has
-    /// arrived); a block's lines are cut into runs
+    /// The input is read in blocks of whole lines (from a regular file, 64 KiB, then four times
+    /// the block before up to 4 MiB, so that the threads start at once; the next one read, and
+    /// its newlines found, on a thread of its own while this one is normalized when `jobs` is
+    /// more than 1; from a pipe or terminal, whatever has arrived); a block's lines are cut
+    /// into runs
     /// (``runLimits(jobs:)``), which up to `jobs` threads take in order, one at a time, and each
     /// run's output is written as soon as the runs before it have been — in input order, while
     /// the other threads go on, with at most ``windowBytes`` of input in runs taken and not yet
@@ -157,7 +158,13 @@ package struct RecordProcessor: Sendable {
         // With more than one thread, a regular file's next block is read while this one is
         // normalized; a pipe or terminal is not read ahead, so that a run whose output has
         // failed never waits for input that may not come.
-        let blocks = BlockReader(input, blockSize: blockSize, firstBlockSize: 1 << 16, readsAhead: jobs > 1 && input.readsWholeBlocks)
+        let blocks = BlockReader(
+            input,
+            blockSize: blockSize,
+            firstBlockSize: 1 << 16,
+            indexesNewlines: true,
+            readsAhead: jobs > 1 && input.readsWholeBlocks
+        )
         var linesBefore = 0  // lines consumed before the current block
         var carry: [UInt8] = []  // the start of a line that continues in the next read
         var skipping = false  // inside a line longer than the limit
@@ -217,7 +224,24 @@ package struct RecordProcessor: Sendable {
                 }
                 if start <= lastNewline {
                     let block = UnsafeBufferPointer(rebasing: chunk[start...lastNewline])
-                    failed += processBlock(block, firstLine: linesBefore + 1, name: name, into: output, jobs: jobs, workspace: &workspace)
+                    // The block's newlines, found when the chunk was read: the chunk's from
+                    // `start` on (one or two before it at most, the end of a carried or
+                    // skipped line); looked for here when the chunk had too many to note.
+                    var newlines: (offsets: ArraySlice<UInt32>, base: Int)? = nil
+                    if let offsets = blocks.newlines {
+                        var first = offsets.startIndex
+                        while Int(offsets[first]) < start { first += 1 }
+                        newlines = (offsets[first...], start)
+                    }
+                    failed += processBlock(
+                        block,
+                        newlines: newlines,
+                        firstLine: linesBefore + 1,
+                        name: name,
+                        into: output,
+                        jobs: jobs,
+                        workspace: &workspace
+                    )
                     linesBefore += workspace.lineCount
                 }
                 start = lastNewline + 1
@@ -261,8 +285,14 @@ package struct RecordProcessor: Sendable {
     /// normalizes with a registry of its own (``AdapterRegistry/replica()``, made for the first
     /// parallel block), so the threads share no object whose reference count changes per
     /// record.
+    ///
+    /// `newlines`, when given, is where the block's newlines are — their offsets in a larger
+    /// buffer that the block starts `base` bytes into, every one from the block's start to
+    /// its end — found as the buffer was read (``BlockReader/newlines``), so that they are
+    /// not looked for here while the other threads wait.
     package func processBlock(
         _ block: UnsafeBufferPointer<UInt8>,
+        newlines: (offsets: ArraySlice<UInt32>, base: Int)? = nil,
         firstLine: Int,
         name: InputName,
         into output: OutputSink,
@@ -272,17 +302,28 @@ package struct RecordProcessor: Sendable {
         workspace.lineEnds.removeAll(keepingCapacity: true)
         workspace.runEnds.removeAll(keepingCapacity: true)
         let limits = Self.runLimits(jobs: jobs)
-        var i = 0
         var runStart = 0
         var linesInRun = 0
-        while let newline = Self.index(of: 0x0A, in: block, from: i) {
+        func lineEnds(at newline: Int) {
             workspace.lineEnds.append(newline)
-            i = newline + 1
             linesInRun += 1
-            if linesInRun == limits.lines || i - runStart >= limits.bytes {
+            if linesInRun == limits.lines || newline + 1 - runStart >= limits.bytes {
                 workspace.runEnds.append(workspace.lineEnds.count)
-                runStart = i
+                runStart = newline + 1
                 linesInRun = 0
+            }
+        }
+        if let (offsets, base) = newlines {
+            precondition(
+                offsets.first.map { Int($0) >= base } ?? true && (offsets.last.map { Int($0) - base } ?? -1) == block.count - 1,
+                "the newlines given are not those of the block"
+            )
+            for offset in offsets { lineEnds(at: Int(offset) - base) }
+        } else {
+            var i = 0
+            while let newline = Self.index(of: 0x0A, in: block, from: i) {
+                lineEnds(at: newline)
+                i = newline + 1
             }
         }
         if linesInRun > 0 { workspace.runEnds.append(workspace.lineEnds.count) }

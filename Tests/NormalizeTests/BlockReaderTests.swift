@@ -8,7 +8,9 @@ import Testing
 /// the error that ends them are those of reading each block when asked for; nothing is read
 /// after the end or an error; the read ahead does happen before the next block is asked for,
 /// even while every thread of Dispatch's pool is busy; the first block is the short one asked
-/// for; and a reader dropped with a read in flight waits for it before freeing its buffers.
+/// for and each after it at most four times the one before; the newlines noted for a block are
+/// those of its bytes; and a reader dropped with a read in flight waits for it before freeing
+/// its buffers.
 @Suite struct BlockReaderTests {
     /// A source that serves `bytes` in reads of at most `step` bytes (a regular file serves
     /// whole buffers; smaller steps stand for a pipe), fails the read numbered `failingRead`
@@ -158,10 +160,10 @@ import Testing
     }
 
     @Test(arguments: [false, true])
-    func theFirstBlockIsShort(readsAhead: Bool) throws {
-        for first in [1, 37, 100, 250, 5_000] {
+    func blocksStartShortAndGrowFourfold(readsAhead: Bool) throws {
+        for (first, blockSize) in [(1, 100), (37, 100), (100, 100), (250, 100), (5, 64), (3, 1_000)] {
             let source = Source(Self.text)
-            let reader = BlockReader(source, blockSize: 100, firstBlockSize: first, readsAhead: readsAhead)
+            let reader = BlockReader(source, blockSize: blockSize, firstBlockSize: first, readsAhead: readsAhead)
             var blocks: [[UInt8]] = []
             while true {
                 let block = try reader.nextBlock()
@@ -169,10 +171,50 @@ import Testing
                 blocks.append(Array(block))
             }
             #expect(blocks.flatMap { $0 } == Self.text, "first block \(first)")
-            // At most the first block's size, then whole blocks, then what is left.
-            let head = min(first, 100)
-            let rest = Array(repeating: 100, count: (1_000 - head) / 100) + [(1_000 - head) % 100].filter { $0 > 0 }
-            #expect(blocks.map(\.count) == [head] + rest, "first block \(first)")
+            // The first block's size, each next one four times it, up to the block size, and
+            // then what is left.
+            var sizes: [Int] = []
+            var size = min(first, blockSize)
+            var left = Self.text.count
+            while left > 0 {
+                sizes.append(min(size, left))
+                left -= min(size, left)
+                size = min(size * 4, blockSize)
+            }
+            #expect(blocks.map(\.count) == sizes, "first block \(first), blocks of \(blockSize)")
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func theNewlinesOfEachBlockAreThoseOfItsBytes(readsAhead: Bool) throws {
+        // Lines of every length from 0 to 40, and a last line with no newline.
+        var text: [UInt8] = []
+        for length in 0...40 { text += Array(repeating: UInt8(ascii: "x"), count: length) + [0x0A] }
+        text += Array("end".utf8)
+        for (first, blockSize) in [(1, 7), (16, 64), (64, 64), (256, 4_096), (4_096, 4_096), (4_096, 40_000)] {
+            for step in [Int.max, 5] {
+                let reader = BlockReader(
+                    Source(text, step: step),
+                    blockSize: blockSize,
+                    firstBlockSize: first,
+                    indexesNewlines: true,
+                    readsAhead: readsAhead
+                )
+                var total = 0
+                while true {
+                    let block = try reader.nextBlock()
+                    if block.isEmpty { break }
+                    let expected = block.indices.filter { block[$0] == 0x0A }.map { UInt32($0) }
+                    // Noted unless there are more than one for every 64 bytes of a block.
+                    let noted = expected.count <= max(1, blockSize / 64)
+                    #expect(reader.newlines == (noted ? expected : nil), "blocks of \(blockSize), reads of \(step)")
+                    total += block.count
+                }
+                #expect(total == text.count)
+                // Without the option, no table.
+                let plain = BlockReader(Source(text), blockSize: blockSize, readsAhead: readsAhead)
+                #expect(try !plain.nextBlock().isEmpty && plain.newlines == nil)
+            }
         }
     }
 
