@@ -158,12 +158,15 @@ package struct RecordProcessor: Sendable {
         // With more than one thread, a regular file's next block is read while this one is
         // normalized; a pipe or terminal is not read ahead, so that a run whose output has
         // failed never waits for input that may not come.
+        // The thread that reads ahead also finds the newlines; without it, they are found as
+        // the block is cut into runs, in one pass.
+        let readsAhead = jobs > 1 && input.readsWholeBlocks
         let blocks = BlockReader(
             input,
             blockSize: blockSize,
             firstBlockSize: 1 << 16,
-            indexesNewlines: true,
-            readsAhead: jobs > 1 && input.readsWholeBlocks
+            indexesNewlines: readsAhead,
+            readsAhead: readsAhead
         )
         var linesBefore = 0  // lines consumed before the current block
         var carry: [UInt8] = []  // the start of a line that continues in the next read
@@ -304,26 +307,33 @@ package struct RecordProcessor: Sendable {
         let limits = Self.runLimits(jobs: jobs)
         var runStart = 0
         var linesInRun = 0
-        func lineEnds(at newline: Int) {
-            workspace.lineEnds.append(newline)
-            linesInRun += 1
-            if linesInRun == limits.lines || newline + 1 - runStart >= limits.bytes {
-                workspace.runEnds.append(workspace.lineEnds.count)
-                runStart = newline + 1
-                linesInRun = 0
-            }
-        }
         if let (offsets, base) = newlines {
             precondition(
                 offsets.first.map { Int($0) >= base } ?? true && (offsets.last.map { Int($0) - base } ?? -1) == block.count - 1,
                 "the newlines given are not those of the block"
             )
-            for offset in offsets { lineEnds(at: Int(offset) - base) }
+            workspace.lineEnds.reserveCapacity(offsets.count)
+            for offset in offsets {
+                let newline = Int(offset) &- base
+                workspace.lineEnds.append(newline)
+                linesInRun += 1
+                if linesInRun == limits.lines || newline + 1 - runStart >= limits.bytes {
+                    workspace.runEnds.append(workspace.lineEnds.count)
+                    runStart = newline + 1
+                    linesInRun = 0
+                }
+            }
         } else {
             var i = 0
             while let newline = Self.index(of: 0x0A, in: block, from: i) {
-                lineEnds(at: newline)
+                workspace.lineEnds.append(newline)
                 i = newline + 1
+                linesInRun += 1
+                if linesInRun == limits.lines || i - runStart >= limits.bytes {
+                    workspace.runEnds.append(workspace.lineEnds.count)
+                    runStart = i
+                    linesInRun = 0
+                }
             }
         }
         if linesInRun > 0 { workspace.runEnds.append(workspace.lineEnds.count) }
