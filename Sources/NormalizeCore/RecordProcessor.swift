@@ -139,11 +139,11 @@ package struct RecordProcessor: Sendable {
     /// the block before up to 4 MiB, so that the threads start at once; the next one read, and
     /// its newlines found, on a thread of its own while this one is normalized when `jobs` is
     /// more than 1; from a pipe or terminal, whatever has arrived); a block's lines are cut
-    /// into runs
-    /// (``runLimits(jobs:)``), which up to `jobs` threads take in order, one at a time, and each
-    /// run's output is written as soon as the runs before it have been — in input order, while
-    /// the other threads go on, with at most ``windowBytes`` of input in runs taken and not yet
-    /// written (``processBlock(_:firstLine:name:into:jobs:workspace:)``). A line longer than
+    /// into runs (``runLimits(jobs:)``), which up to `jobs` threads take in order, one at a
+    /// time, and each run's output is written as soon as the runs before it have been — in
+    /// input order, while the other threads go on, with at most ``windowBytes`` of input in
+    /// runs taken and not yet written
+    /// (``processBlock(_:newlines:firstLine:name:into:jobs:workspace:)``). A line longer than
     /// `limits.maxRecordBytes` is not kept: its bytes are skipped up to the next newline and it
     /// yields one `limitExceeded` record — unless it is blank (spaces, tabs, CRs), which is
     /// skipped like every blank line, whatever its length and wherever the read blocks fall.
@@ -580,7 +580,7 @@ package struct RecordProcessor: Sendable {
 
     /// Hands a block's runs to the workers, in order and each once, and the writing of the
     /// finished runs, in order, to one worker at a time
-    /// (``RecordProcessor/processBlock(_:firstLine:name:into:jobs:workspace:)``).
+    /// (``RecordProcessor/processBlock(_:newlines:firstLine:name:into:jobs:workspace:)``).
     final class RunSchedule: @unchecked Sendable {
         /// What a worker does next.
         enum Step {
