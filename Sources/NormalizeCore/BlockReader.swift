@@ -1,13 +1,5 @@
 import Dispatch
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Where ``BlockReader`` reads from: ``InputSource``, or a stand-in in tests.
 package protocol BlockSource: AnyObject {
     /// Reads into `buffer` from its start; returns how many bytes were read, 0 only at the end.
@@ -71,15 +63,13 @@ package final class BlockReader {
         func index(_ bytes: UnsafeBufferPointer<UInt8>) {
             offsets.removeAll(keepingCapacity: true)
             isComplete = true
-            guard let base = bytes.baseAddress else { return }
             var from = 0
-            while from < bytes.count, let found = memchr(base + from, 0x0A, bytes.count - from) {
+            while let offset = RecordProcessor.index(of: 0x0A, in: bytes, from: from) {
                 guard offsets.count < limit else {
                     offsets.removeAll(keepingCapacity: true)
                     isComplete = false
                     return
                 }
-                let offset = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
                 offsets.append(UInt32(truncatingIfNeeded: offset))
                 from = offset + 1
             }
