@@ -176,11 +176,15 @@ extension InputEvent {
         let kind: Kind
         switch kindName {
         case "notification":
-            // No `origin` is a remote notification, without reading the name "remote" (a raw
-            // value's initializer searches its cases' names, for each record).
+            // No `origin` is a remote notification. A name is compared by its bytes rather
+            // than by the raw value's initializer, which searches its cases' names through
+            // the standard library (about 120 instructions a record); the names are ASCII,
+            // which has no other spelling of the same text.
             var origin = NotificationOrigin.remote
             if let originName = try optionalString(.origin) {
-                guard let named = NotificationOrigin(rawValue: originName) else {
+                let named: NotificationOrigin? =
+                    originName.hasSameUTF8(as: "remote") ? .remote : originName.hasSameUTF8(as: "local") ? .local : nil
+                guard let named else {
                     throw .invalidEnvelope("origin must be 'remote' or 'local', got '\(originName)'", path: "$.origin")
                 }
                 origin = named
@@ -279,34 +283,63 @@ enum EnvelopeMember: UInt16 {
     }
 
     /// The member whose key is `key` — its exact bytes — if any. Lengths first: most keys of
-    /// a record's root are `kind` or one of these, and others are told apart by length.
+    /// a record's root are `kind` or one of these, and others are told apart by length (and
+    /// a first byte); then the bytes.
     init?(key: String) {
-        let member: EnvelopeMember
-        switch key.utf8.count {
-        case 3: member = .url
+        if let tag = JSONObject.smallASCIITag {
+            // A key of at most 15 ASCII bytes (every member's but one, and nearly every key
+            // a record has) holds its length and bytes in its own two words, as the parser
+            // makes it: read from there, and compared with the member's key as two words,
+            // where `utf8.count`, `utf8.first`, `==` and the key's getter were a call each
+            // (about 100 instructions a key). A member's key is a literal of the same form;
+            // were one not, the comparison of the key's bytes below decides.
+            let bits = unsafeBitCast(key, to: (UInt64, UInt64).self)
+            if bits.1 & JSONObject.tagMask == tag {
+                let count = Int(truncatingIfNeeded: bits.1 >> 56) & 0x0F
+                guard let (member, expected) = Self.candidate(count: count, first: UInt8(truncatingIfNeeded: bits.0)) else {
+                    return nil
+                }
+                if expected == bits {
+                    self = member
+                    return
+                }
+                if expected.1 & JSONObject.tagMask == tag { return nil }
+            }
+        }
+        guard let (member, _) = Self.candidate(count: key.utf8.count, first: key.utf8.first), key.hasSameUTF8(as: member.key) else {
+            return nil
+        }
+        self = member
+    }
+
+    /// The only member whose key may be `count` bytes long and start with `first`, with the
+    /// two words of its key (the literal's own, read where it is written).
+    @inline(__always)
+    private static func candidate(count: Int, first: UInt8?) -> (EnvelopeMember, (UInt64, UInt64))? {
+        switch count {
+        case 3: return (.url, unsafeBitCast("url", to: (UInt64, UInt64).self))
         case 5:
-            switch key.utf8.first {
-            case UInt8(ascii: "p"): member = .phase
-            case UInt8(ascii: "e"): member = .event
+            switch first {
+            case UInt8(ascii: "p"): return (.phase, unsafeBitCast("phase", to: (UInt64, UInt64).self))
+            case UInt8(ascii: "e"): return (.event, unsafeBitCast("event", to: (UInt64, UInt64).self))
             default: return nil
             }
         case 6:
-            switch key.utf8.first {
-            case UInt8(ascii: "a"): member = .action
-            case UInt8(ascii: "o"): member = .origin
-            case UInt8(ascii: "v"): member = .vendor
+            switch first {
+            case UInt8(ascii: "a"): return (.action, unsafeBitCast("action", to: (UInt64, UInt64).self))
+            case UInt8(ascii: "o"): return (.origin, unsafeBitCast("origin", to: (UInt64, UInt64).self))
+            case UInt8(ascii: "v"): return (.vendor, unsafeBitCast("vendor", to: (UInt64, UInt64).self))
             default: return nil
             }
-        case 7: member = .message
-        case 8: member = .userInfo
-        case 9: member = .messageId
-        case 10: member = .webpageURL
-        case 12: member = .activityType
-        case 26: member = .automaticallyOpenDeeplinks
+        case 7: return (.message, unsafeBitCast("message", to: (UInt64, UInt64).self))
+        case 8: return (.userInfo, unsafeBitCast("userInfo", to: (UInt64, UInt64).self))
+        case 9: return (.messageId, unsafeBitCast("messageId", to: (UInt64, UInt64).self))
+        case 10: return (.webpageURL, unsafeBitCast("webpageURL", to: (UInt64, UInt64).self))
+        case 12: return (.activityType, unsafeBitCast("activityType", to: (UInt64, UInt64).self))
+        // Longer than a small string: its words are not its bytes, and never equal a small key's.
+        case 26: return (.automaticallyOpenDeeplinks, (0, 0))
         default: return nil
         }
-        guard key == member.key else { return nil }
-        self = member
     }
 }
 
