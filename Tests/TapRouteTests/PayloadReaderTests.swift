@@ -23,6 +23,22 @@ import Testing
         #expect(PayloadReader.trimmed("\u{3000}x\u{A0}") == "x")
         #expect(PayloadReader.trimmedNonEmpty(" \t\n") == nil)
         #expect(PayloadReader.trimmed("plain") == "plain")
+        // Whitespace at one end only, short strings and long ones (held in their words and in
+        // storage), and ends that are not visible ASCII (a control byte, DEL, a letter
+        // outside ASCII, which are kept).
+        for core in ["a", "x/y", "https://shop.example.com/track/1Z999?q=café"] {
+            for (text, expected) in [
+                (core + " ", core), ("\t" + core, core), (core + "\u{2028}", core), ("\u{85}" + core, core),
+                (core + "\u{7F}", core + "\u{7F}"), ("\u{1}" + core, "\u{1}" + core), ("é" + core + "é", "é" + core + "é"),
+                (core, core),
+            ] {
+                var stored = String()
+                stored.reserveCapacity(80)
+                stored += text
+                #expect(PayloadReader.trimmed(text) == expected, "\(text.debugDescription)")
+                #expect(PayloadReader.trimmed(stored) == expected, "\(text.debugDescription), held in storage")
+            }
+        }
     }
 
     @Test func vendorBooleansHonourTheSpellingsAsked() {

@@ -215,7 +215,11 @@ struct DashXBlockInPlace {
     /// `nil` for anything else, and for a URL with whitespace to trim (a warning).
     private static func optionalURL(_ scanner: inout PlainJSONScanner) -> String?? {
         guard let value = optionalString(&scanner) else { return nil }
-        guard let raw = value, let trimmed = PayloadReader.trimmedNonEmpty(raw) else { return .some(nil) }
+        guard let raw = value else { return .some(nil) }
+        // Nearly every URL: the string as read, where trimming returned a copy of it (a
+        // retain, and the release of the original).
+        if PayloadReader.hasNothingToTrim(raw) { return .some(raw) }
+        guard let trimmed = PayloadReader.trimmedNonEmpty(raw) else { return .some(nil) }
         guard trimmed.utf8.count == raw.utf8.count else { return nil }
         return .some(trimmed)
     }
