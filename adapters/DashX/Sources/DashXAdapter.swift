@@ -94,15 +94,16 @@ public struct DashXAdapter: PayloadAdapter {
         // record's tree holds the text.
         let maximumDepth = Swift.max(0, reader.limits.maxDepth - Limits.payloadDepth)
         if readsBlockInPlace,
-            let block = userInfo.withStringMember("dashx", { DashXBlockInPlace.read($0, maximumDepth: maximumDepth) }) ?? nil
+            case let (id, fields, buttons)? = userInfo.withStringMember("dashx", { DashXBlockInPlace.read($0, maximumDepth: maximumDepth) })
+                ?? nil
         {
             return Self.result(
                 channel: channel,
                 trigger: trigger,
-                buttons: block.buttons,
-                tapped: { _ in block.fields.destination },
-                clickAction: { block.fields.clickAction.flatMap(PayloadReader.trimmedNonEmpty) },
-                messageId: block.id,
+                buttons: buttons,
+                tapped: { _ in fields.destination },
+                clickAction: { fields.clickAction.flatMap(PayloadReader.trimmedNonEmpty) },
+                messageId: id,
                 payload: payload,
                 using: &reader
             )
@@ -144,7 +145,8 @@ public struct DashXAdapter: PayloadAdapter {
     /// the trigger leads to — none for a dismiss, the tapped button's (with a word when it has
     /// none of its own and a top-level `click_action` is there, or when no button has the
     /// action's identifier), or the notification's own (`tapped`) — and the id as message id
-    /// and tracking.
+    /// and tracking. The buttons, the id and the payload are taken, not borrowed: each moves
+    /// into the result, where a borrowed one was copied into it and released by the caller.
     /// - Parameters:
     ///   - buttons: the action buttons, each with its destination.
     ///   - tapped: the notification's own destination, asked for only for a tap or an open.
@@ -154,11 +156,11 @@ public struct DashXAdapter: PayloadAdapter {
     static func result(
         channel: Channel,
         trigger: Trigger,
-        buttons: [Interaction.Button],
+        buttons: consuming [Interaction.Button],
         tapped: (inout PayloadReader) -> Destination,
         clickAction: () -> String?,
-        messageId: String?,
-        payload: JSONObject,
+        messageId: consuming String?,
+        payload: consuming JSONObject,
         using reader: inout PayloadReader
     ) -> AdapterResult {
         var trigger = trigger
@@ -190,6 +192,7 @@ public struct DashXAdapter: PayloadAdapter {
             destination = tapped(&reader)
         }
 
+        let tracking = messageId.flatMap { $0.isEmpty ? nil : JSONObject(key: "notificationId", value: .string($0)) } ?? [:]
         return AdapterResult(
             channel: channel,
             trigger: trigger,
@@ -197,7 +200,7 @@ public struct DashXAdapter: PayloadAdapter {
             buttons: buttons,
             messageId: messageId,
             payload: payload,
-            tracking: messageId.flatMap { $0.isEmpty ? nil : JSONObject(key: "notificationId", value: .string($0)) } ?? [:],
+            tracking: tracking,
             vendorBehavior: .sdkOpensURL
         )
     }

@@ -17,13 +17,13 @@ import TapRoute
 /// reads the block as a tree, which says what is wrong. A test holds the two paths to the
 /// same result on every vector and on thousands of generated and broken blocks
 /// (`DashXBlockInPlaceTests`).
-struct DashXBlockInPlace {
-    /// The notification's `id`.
-    let id: String
-    /// The notification's own fields.
-    let fields: DashXNavigation
-    /// The action buttons, in order, each with the destination its own fields lead to.
-    let buttons: [Interaction.Button]
+enum DashXBlockInPlace {
+    /// A block as read: the notification's `id`, its own fields, and the action buttons in
+    /// order, each with the destination its own fields lead to. A tuple rather than a struct,
+    /// so that the adapter takes the three apart and moves each into its result: a struct's
+    /// fields were copied out of it and released with it (two retains and two releases a
+    /// push, each an atomic operation).
+    typealias Block = (id: String, fields: DashXNavigation, buttons: [Interaction.Button])
 
     /// What a key holds, and how the fast path reads it.
     enum Role {
@@ -94,9 +94,8 @@ struct DashXBlockInPlace {
 
     /// Reads the block from `text` (the string `userInfo.dashx` holds), nesting at most
     /// `maximumDepth` levels (the block itself is level 1); `nil` when the reference path
-    /// is to read it (see the type's description). A function rather than an initializer:
-    /// the block is returned as read, not copied into `self`.
-    static func read(_ text: String, maximumDepth: Int) -> DashXBlockInPlace? {
+    /// is to read it (see the type's description).
+    static func read(_ text: String, maximumDepth: Int) -> Block? {
         // Read where the string keeps its bytes: `withUTF8` would need a copy of the string
         // (a retain and a release of its storage). A string without contiguous UTF-8 (a
         // bridged one) is not read here.
@@ -104,7 +103,7 @@ struct DashXBlockInPlace {
     }
 
     /// ``read(_:maximumDepth:)`` of the block's UTF-8 bytes.
-    static func read(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) -> DashXBlockInPlace? {
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) -> Block? {
         guard var scanner = PlainJSONScanner(bytes, maximumDepth: maximumDepth) else { return nil }
         var id: String?
         var label: String?
@@ -122,7 +121,7 @@ struct DashXBlockInPlace {
             ),
             scanner.isAtEnd(), let id
         else { return nil }
-        return DashXBlockInPlace(id: id, fields: fields, buttons: buttons)
+        return (id, fields, buttons)
     }
 
     /// Reads the object at the scanner, at `depth` (the block 1, a button 3), by `table`,
