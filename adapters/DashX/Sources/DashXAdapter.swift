@@ -80,12 +80,27 @@ public struct DashXAdapter: PayloadAdapter {
     /// destination `app` (`none` for a dismiss) with a `dashxUnreadable` warning.
     /// - Throws: `unrecognized` for any input that is not a notification with a `dashx` key.
     public func read(_ input: InputEvent, using reader: inout PayloadReader) throws(NormalizationError) -> AdapterResult {
-        guard case .notification(let userInfo, let action, let origin) = input.kind, userInfo.hasMember("dashx") else {
+        // The notification's members read where the event holds them, for the whole reading:
+        // a `guard case` binding outlives the match, so it copied `userInfo` (a retain and a
+        // release, each an atomic operation).
+        switch input.kind {
+        case .notification(let userInfo, let action, let origin) where userInfo.hasMember("dashx"):
+            return read(userInfo: userInfo, action: action, origin: origin, using: &reader)
+        default:
             throw NormalizationError(
                 .unrecognized,
                 "the dashx adapter reads notifications whose userInfo has a 'dashx' key, not this \(input.kind.name)"
             )
         }
+    }
+
+    /// ``read(_:using:)`` of a notification whose `userInfo` has a `dashx` key.
+    private func read(
+        userInfo: JSONObject,
+        action: String?,
+        origin: InputEvent.NotificationOrigin,
+        using reader: inout PayloadReader
+    ) -> AdapterResult {
         let channel: Channel = origin == .local ? .local : .push
         let payload = userInfo.removing(where: Self.isEnvelopeKey)
         let trigger = Trigger(notificationAction: action)
