@@ -320,15 +320,22 @@ public struct AdapterRegistry: Sendable {
             var firstAsked = false
             for i in order.indices {
                 let bit = prefilter.bits[i]
-                if bit != 0, let definition = filteredDefinitions[i] {
+                if bit != 0 {
+                    // A filtered position holds a definition (`filteredDefinitions`, built with
+                    // `prefilter`). It is copied out of its list (a retain and a release) only
+                    // to be asked: not for each one whose filter turns the root away.
                     guard firstAsked else {
                         firstAsked = true
-                        if definition.recognizes(input, rootAdmitted: false) { return order[i] }
+                        if let definition = filteredDefinitions[i], definition.recognizes(input, rootAdmitted: false) {
+                            return order[i]
+                        }
                         continue
                     }
                     let known = admitted ?? prefilter.admitted(root)
                     admitted = known
-                    if known & bit != 0, definition.recognizes(input, rootAdmitted: true) { return order[i] }
+                    if known & bit != 0, let definition = filteredDefinitions[i], definition.recognizes(input, rootAdmitted: true) {
+                        return order[i]
+                    }
                 } else if order[i].recognizes(input) {
                     return order[i]
                 }
