@@ -141,7 +141,8 @@ public struct DefinitionAdapter: PayloadAdapter {
             throw NormalizationError(rule.code, context.render(rule.message, extras: .none), path: path)
         }
         var buttons: [Interaction.Button] = []
-        if let spec = plan.buttons { buttons = context.buttons(spec, reader: &reader) }
+        // The plan's rules borrowed, here and below (``DefinitionPlan/unretainedPayload``).
+        if let spec = plan.unretainedButtons { buttons = spec._withUnsafeGuaranteedRef { context.buttons($0, reader: &reader) } }
         context.buttons = buttons
         let trigger = context.trigger()
         var behavior: VendorBehavior?
@@ -159,12 +160,28 @@ public struct DefinitionAdapter: PayloadAdapter {
             reader.warn(warning.code, context.render(warning.message, extras: .none))
         }
         var messageId: String?
-        if let spec = plan.messageId, case .string(let s)? = context.evaluate(spec, reader: &reader) { messageId = s }
+        if let spec = plan.unretainedMessageId,
+            case .string(let s)? = spec._withUnsafeGuaranteedRef({ context.evaluate($0, reader: &reader) })
+        {
+            messageId = s
+        }
         var payload: JSONObject = [:]
-        if let spec = plan.payload { payload = try context.payload(spec, reader: &reader) }
+        if let spec = plan.unretainedPayload {
+            var failure: NormalizationError?
+            payload = spec._withUnsafeGuaranteedRef { spec in
+                do throws(NormalizationError) {
+                    return try context.payload(spec, reader: &reader)
+                } catch {
+                    failure = error
+                    return [:]
+                }
+            }
+            if let failure { throw failure }
+        }
         var tracking: JSONObject = [:]
         for index in plan.tracking.indices {
-            if let value = context.evaluate(plan.tracking[index].value, reader: &reader) { tracking[plan.tracking[index].name] = value }
+            let value = plan.trackingValues[index]._withUnsafeGuaranteedRef { context.evaluate($0, reader: &reader) }
+            if let value { tracking[plan.tracking[index].name] = value }
         }
         return AdapterResult(
             channel: context.channel(),

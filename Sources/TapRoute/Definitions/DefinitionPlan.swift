@@ -20,6 +20,14 @@ final class DefinitionPlan: Sendable {
     let messageId: DValue?
     let payload: DPayload?
     let tracking: [(name: String, value: DValue)]
+    /// `buttons`, `messageId`, `payload` and the values of `tracking`, unretained, for a run
+    /// to borrow (`_withUnsafeGuaranteedRef`): read out of the plan, each was retained and
+    /// released around its use, two atomic operations a rule a run. The properties above
+    /// keep them alive as long as the plan.
+    let unretainedButtons: Unmanaged<DButtons>?
+    let unretainedMessageId: Unmanaged<DValue>?
+    let unretainedPayload: Unmanaged<DPayload>?
+    let trackingValues: [Unmanaged<DValue>]
     let warnings: [DWarningRule]
     /// The `encode` section, when there is one.
     let encoding: DEncoding?
@@ -138,6 +146,10 @@ final class DefinitionPlan: Sendable {
         self.messageId = messageId
         self.payload = payload
         self.tracking = tracking
+        self.unretainedButtons = buttons.map(Unmanaged.passUnretained)
+        self.unretainedMessageId = messageId.map(Unmanaged.passUnretained)
+        self.unretainedPayload = payload.map(Unmanaged.passUnretained)
+        self.trackingValues = tracking.map { Unmanaged.passUnretained($0.value) }
         self.warnings = warnings
         self.paths = paths
         self.namedSlotBase = cachedPaths
