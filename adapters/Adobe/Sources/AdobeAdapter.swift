@@ -99,7 +99,7 @@ enum NotificationFlavour: Equatable {
     /// handler sample tells local from push by that key alone); a local notification without
     /// it is still Campaign's when its `userData` carries `broadlogId` or `deliveryId`. Then
     /// Journey Optimizer keys, then Campaign Standard's `_mId` / `_dId`.
-    init?(userInfo: JSONObject, origin: InputEvent.NotificationOrigin) {
+    init?(userInfo: borrowing JSONObject, origin: InputEvent.NotificationOrigin) {
         // Detection asks this of every notification: one pass over the keys, read in place,
         // not a lookup for each of Adobe's eleven.
         let marks = Marks(rawValue: UInt8(truncatingIfNeeded: Marks.keys.marks(in: userInfo)))
