@@ -762,7 +762,11 @@ struct DContext {
             }
             return Self.isAbsent(v) ? JSONValue?.none : v
         case .url(let code, let message):
-            guard case .string(let s) = v, let trimmed = PayloadReader.trimmedNonEmpty(s) else { return nil }
+            guard case .string(let s) = v else { return nil }
+            // Nearly every URL: the value as found, not the copy trimming returns (a retain,
+            // and the release of the value).
+            if PayloadReader.hasNothingToTrim(s) { return v }
+            guard let trimmed = PayloadReader.trimmedNonEmpty(s) else { return nil }
             if trimmed.utf8.count != s.utf8.count {
                 let text =
                     message.map { render($0, extras: Extras(value: v, key: keyOf(found))) }
