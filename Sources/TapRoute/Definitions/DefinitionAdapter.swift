@@ -141,7 +141,7 @@ public struct DefinitionAdapter: PayloadAdapter {
             throw NormalizationError(rule.code, context.render(rule.message, extras: .none), path: path)
         }
         var buttons: [Interaction.Button] = []
-        // The plan's rules borrowed, here and below (``DefinitionPlan/unretainedPayload``).
+        // The plan's rules borrowed, here and below (``DefinitionPlan/unretainedButtons``).
         if let spec = plan.unretainedButtons { buttons = spec._withUnsafeGuaranteedRef { context.buttons($0, reader: &reader) } }
         context.buttons = buttons
         let trigger = context.trigger()
