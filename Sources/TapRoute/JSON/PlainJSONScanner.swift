@@ -88,7 +88,7 @@ package struct PlainJSONScanner {
             position &+= 1
             skipWhitespace()
         }
-        guard let key = plainString() else { return nil }
+        guard position < count, base[position] == UInt8(ascii: "\""), let key = plainStringAtQuote() else { return nil }
         guard peek() == UInt8(ascii: ":") else { return nil }
         position &+= 1
         skipWhitespace()
@@ -132,6 +132,13 @@ package struct PlainJSONScanner {
     /// and no control byte: its bytes between the quotes, the scanner moved past it.
     package mutating func plainString() -> UnsafeBufferPointer<UInt8>? {
         guard peek() == UInt8(ascii: "\"") else { return nil }
+        return plainStringAtQuote()
+    }
+
+    /// ``plainString()`` with the scanner at the opening quote (the callers that have looked
+    /// at it already: a key, a value after ``peek()``).
+    @inline(__always)
+    private mutating func plainStringAtQuote() -> UnsafeBufferPointer<UInt8>? {
         let start = position &+ 1
         var p = passPlainRun(from: start)
         while p < count {
@@ -150,7 +157,7 @@ package struct PlainJSONScanner {
     /// the scanner moved past it; `nil` for a string ``skipString()`` does not take.
     package mutating func stringValue() -> String? {
         guard peek() == UInt8(ascii: "\"") else { return nil }
-        if let plain = plainString() { return Self.string(plain) }
+        if let plain = plainStringAtQuote() { return Self.string(plain) }
         let open = position
         guard skipString() else { return nil }
         // Between the quotes; escapes never lengthen the text, so that bounds the decoded one.
