@@ -167,6 +167,41 @@ import Testing
         #expect(dashx > 50)
     }
 
+    @Test func aBlockReadWithoutItsDestinationIsTakenExactlyWhenItIsReadWhole() {
+        // For a button's action or a dismiss the notification's URL and screen name are checked
+        // and not built: the block must be taken or declined exactly as when it is read whole
+        // (a URL with whitespace to trim, a name that is no string: declined either way), and
+        // give the same id, buttons and click action.
+        func expectSameTaking(_ text: String) -> Bool {
+            let whole = DashXBlockInPlace.read(text, maximumDepth: 126)
+            let partial = DashXBlockInPlace.read(text, maximumDepth: 126, readsDestination: false)
+            #expect((whole == nil) == (partial == nil), "\(text)")
+            guard let whole, let partial else { return false }
+            #expect(partial.id == whole.id, "\(text)")
+            #expect(partial.buttons == whole.buttons, "\(text)")
+            #expect(partial.fields.clickAction == whole.fields.clickAction, "\(text)")
+            #expect(partial.fields.url == nil && partial.fields.screenName == nil, "\(text)")
+            return whole.fields.url != nil || whole.fields.screenName != nil
+        }
+        var generator = DashXBlockGenerator(seed: 0xDA5F_0004)
+        var withURLOrName = 0
+        for round in 0..<8_000 {
+            let plain = generator.block()
+            if expectSameTaking(round.isMultiple(of: 2) ? plain : generator.mutate(plain)) { withURLOrName += 1 }
+        }
+        #expect(withURLOrName > 200, "\(withURLOrName) taken with a URL or a screen name")
+        // URLs and names the whole reading declines, trims to nothing or takes, written plainly.
+        let values = [
+            #"" https://a.example/ ""#, #""https://a.example/\n""#, #""  ""#, #""""#, #""https://a.example/""#, "null", "7",
+            #""caf\u00e9""#, "\"caf\u{E9}\"",
+        ]
+        for value in values {
+            for key in ["url", "screen_name"] {
+                _ = expectSameTaking(#"{"id":"n","title":"t","body":"b",""# + key + #"":"# + value + "}")
+            }
+        }
+    }
+
     @Test func depthLimitsReadTheSameBothWays() {
         // Screen data in place and held as JSON text (read under the limit counted from where
         // the string is), with an unread key nesting as deep as the buttons.

@@ -111,10 +111,14 @@ public struct PayloadReader: Sendable {
     /// instructions).
     @inline(__always)
     package static func hasNothingToTrim(_ text: String) -> Bool {
-        text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            guard let first = bytes.first, let last = bytes.last else { return false }
-            return first > 0x20 && first < 0x7F && last > 0x20 && last < 0x7F
-        } ?? false
+        text.utf8.withContiguousStorageIfAvailable { hasNothingToTrim($0) } ?? false
+    }
+
+    /// ``hasNothingToTrim(_:)`` of a string's UTF-8 bytes, read where they are.
+    @inline(__always)
+    package static func hasNothingToTrim(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first, let last = bytes.last else { return false }
+        return first > 0x20 && first < 0x7F && last > 0x20 && last < 0x7F
     }
 
     /// ``trimmed(_:)``, or `nil` when nothing is left.

@@ -106,11 +106,19 @@ public struct DashXAdapter: PayloadAdapter {
         let trigger = Trigger(notificationAction: action)
 
         // Most blocks are JSON text with nothing to warn about: read in place, where the
-        // record's tree holds the text.
+        // record's tree holds the text. The notification's own destination is built only for
+        // the trigger that leads to it (`result` asks `tapped` for a tap or an open only).
         let maximumDepth = Swift.max(0, reader.limits.maxDepth - Limits.payloadDepth)
+        let readsDestination: Bool
+        switch trigger {
+        case .tap, .open: readsDestination = true
+        case .button, .dismiss: readsDestination = false
+        }
         if readsBlockInPlace,
-            case let (id, fields, buttons)? = userInfo.withStringMember("dashx", { DashXBlockInPlace.read($0, maximumDepth: maximumDepth) })
-                ?? nil
+            case let (id, fields, buttons)? = userInfo.withStringMember(
+                "dashx",
+                { DashXBlockInPlace.read($0, maximumDepth: maximumDepth, readsDestination: readsDestination) }
+            ) ?? nil
         {
             return Self.result(
                 channel: channel,

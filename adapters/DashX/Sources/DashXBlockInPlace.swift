@@ -95,15 +95,22 @@ enum DashXBlockInPlace {
     /// Reads the block from `text` (the string `userInfo.dashx` holds), nesting at most
     /// `maximumDepth` levels (the block itself is level 1); `nil` when the reference path
     /// is to read it (see the type's description).
-    static func read(_ text: String, maximumDepth: Int) -> Block? {
+    ///
+    /// With `readsDestination` `false` — a button's action or a dismiss, where the result
+    /// never asks for the notification's own destination — the notification's `url` and
+    /// `screen_name` are checked as they would be read and not built: the block's
+    /// `fields` then hold neither. (Its `click_action`, which a tapped button without a
+    /// destination of its own falls back to in a warning, is read either way.)
+    static func read(_ text: String, maximumDepth: Int, readsDestination: Bool = true) -> Block? {
         // Read where the string keeps its bytes: `withUTF8` would need a copy of the string
         // (a retain and a release of its storage). A string without contiguous UTF-8 (a
         // bridged one) is not read here.
-        text.utf8.withContiguousStorageIfAvailable { read($0, maximumDepth: maximumDepth) } ?? nil
+        text.utf8.withContiguousStorageIfAvailable { read($0, maximumDepth: maximumDepth, readsDestination: readsDestination) }
+            ?? nil
     }
 
-    /// ``read(_:maximumDepth:)`` of the block's UTF-8 bytes.
-    static func read(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) -> Block? {
+    /// ``read(_:maximumDepth:readsDestination:)`` of the block's UTF-8 bytes.
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, readsDestination: Bool = true) -> Block? {
         guard var scanner = PlainJSONScanner(bytes, maximumDepth: maximumDepth) else { return nil }
         var id: String?
         var label: String?
@@ -114,6 +121,7 @@ enum DashXBlockInPlace {
                 &scanner,
                 keys: topKeys,
                 depth: 1,
+                readsDestination: readsDestination,
                 id: &id,
                 label: &label,
                 fields: &fields,
@@ -125,13 +133,15 @@ enum DashXBlockInPlace {
     }
 
     /// Reads the object at the scanner, at `depth` (the block 1, a button 3), by `table`,
-    /// into the variables given; `false` when a required key is missing or anything is for
-    /// the reference path. (The caller's variables rather than a struct returned: the struct
-    /// was copied out and destroyed, about 400 instructions an object, measured.)
+    /// into the variables given (the URL and screen name only when `readsDestination`);
+    /// `false` when a required key is missing or anything is for the reference path. (The
+    /// caller's variables rather than a struct returned: the struct was copied out and
+    /// destroyed, about 400 instructions an object, measured.)
     private static func readObject(
         _ scanner: inout PlainJSONScanner,
         keys table: KeyTable,
         depth: Int,
+        readsDestination: Bool,
         id: inout String?,
         label: inout String?,
         fields: inout DashXNavigation,
@@ -164,7 +174,7 @@ enum DashXBlockInPlace {
             case .optionalText:
                 guard scanner.skipLiteral("null") || scanner.skipString() else { return false }
             case .navigation(let field):
-                guard readNavigation(field, &scanner, into: &fields, depth: depth) else { return false }
+                guard readNavigation(field, &scanner, into: &fields, depth: depth, builds: readsDestination) else { return false }
             case .actionButtons:
                 guard let list = actionButtons(&scanner) else { return false }
                 buttons = list
@@ -175,21 +185,28 @@ enum DashXBlockInPlace {
         return seen & table.required == table.required
     }
 
-    /// Reads the navigation field `field` of the object at `depth` into `fields`; `false`
-    /// when its value is for the reference path.
+    /// Reads the navigation field `field` of the object at `depth` into `fields` — a URL or
+    /// a screen name only when `builds`, checked either way —; `false` when its value is for
+    /// the reference path.
     private static func readNavigation(
         _ field: Navigation,
         _ scanner: inout PlainJSONScanner,
         into fields: inout DashXNavigation,
-        depth: Int
+        depth: Int,
+        builds: Bool
     ) -> Bool {
         switch field {
         case .url:
+            // Not built, a URL without escapes is checked where it is (``url(_:)`` on its bytes).
+            if !builds, let bytes = scanner.plainString() {
+                return PayloadReader.hasNothingToTrim(bytes) || url(PlainJSONScanner.string(bytes)) != nil
+            }
             guard let url = optionalURL(&scanner) else { return false }
-            fields.url = url
+            if builds { fields.url = url }
         case .screenName:
+            if !builds, scanner.skipLiteral("null") || scanner.plainString() != nil { return true }
             guard let value = optionalString(&scanner) else { return false }
-            fields.screenName = value
+            if builds { fields.screenName = value }
         case .clickAction:
             guard let value = optionalString(&scanner) else { return false }
             fields.clickAction = value
@@ -215,6 +232,11 @@ enum DashXBlockInPlace {
     private static func optionalURL(_ scanner: inout PlainJSONScanner) -> String?? {
         guard let value = optionalString(&scanner) else { return nil }
         guard let raw = value else { return .some(nil) }
+        return url(raw)
+    }
+
+    /// The URL `raw` (a string read) as ``optionalURL(_:)`` gives it.
+    private static func url(_ raw: String) -> String?? {
         // Nearly every URL: the string as read, where trimming returned a copy of it (a
         // retain, and the release of the original).
         if PayloadReader.hasNothingToTrim(raw) { return .some(raw) }
@@ -298,7 +320,16 @@ enum DashXBlockInPlace {
         var fields = DashXNavigation()
         var buttons: [Interaction.Button] = []
         guard
-            readObject(&scanner, keys: buttonKeys, depth: 3, id: &id, label: &label, fields: &fields, buttons: &buttons),
+            readObject(
+                &scanner,
+                keys: buttonKeys,
+                depth: 3,
+                readsDestination: true,
+                id: &id,
+                label: &label,
+                fields: &fields,
+                buttons: &buttons
+            ),
             let id, let label
         else { return nil }
         return Interaction.Button(id: id, label: label, destination: fields.destination)
