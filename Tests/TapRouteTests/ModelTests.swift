@@ -194,4 +194,44 @@ import Testing
             #expect(!error.message.isEmpty)
         }
     }
+
+    /// Each envelope error's whole message, as an object's envelope and a record's reader (the
+    /// members it keeps as it parses, with and without the alert's text read for its kind)
+    /// give it: the messages are built out of line, away from the reading.
+    @Test(arguments: [
+        (#"{"kind":3}"#, "kind must be a string, got a number", "$.kind"),
+        (
+            #"{"kind":"push"}"#,
+            "unknown kind 'push'; expected notification, url, userActivity, inAppMessage or vendorEvent", "$.kind"
+        ),
+        (#"{"kind":"notification"}"#, "userInfo is required for kind 'notification'", "$.userInfo"),
+        (#"{"kind":"notification","userInfo":[]}"#, "userInfo must be an object, got an array", "$.userInfo"),
+        (#"{"kind":"notification","userInfo":{},"origin":"moon"}"#, "origin must be 'remote' or 'local', got 'moon'", "$.origin"),
+        (#"{"kind":"notification","userInfo":{},"origin":true}"#, "origin must be a string, got a boolean", "$.origin"),
+        (#"{"kind":"notification","userInfo":{},"action":5}"#, "action must be a string, got a number", "$.action"),
+        (#"{"kind":"url"}"#, "url is required for kind 'url'", "$.url"),
+        (#"{"kind":"url","url":{}}"#, "url must be a string, got an object", "$.url"),
+        (#"{"kind":"url","url":"a:b","messageId":[]}"#, "messageId must be a string, got an array", "$.messageId"),
+        (#"{"kind":"url","url":"a:b","phase":"hot"}"#, "phase must be 'cold' or 'warm', got 'hot'", "$.phase"),
+        (
+            #"{"kind":"url","url":"a:b","automaticallyOpenDeeplinks":"yes"}"#,
+            "automaticallyOpenDeeplinks must be a boolean, got a string", "$.automaticallyOpenDeeplinks"
+        ),
+        (#"{"kind":"url","url":"a:b","vendor":7}"#, "vendor must be a string, got a number", "$.vendor"),
+        (#"{"kind":"userActivity"}"#, "webpageURL is required for kind 'userActivity'", "$.webpageURL"),
+        (#"{"kind":"inAppMessage","message":null}"#, "message must be an object, got null", "$.message"),
+        (#"{"kind":"vendorEvent","event":"x"}"#, "event must be an object, got a string", "$.event"),
+    ])
+    func badEnvelopesSayWhatIsWrong(text: String, message: String, path: String) throws {
+        let expected = NormalizationError.invalidEnvelope(message, path: path)
+        #expect(throws: expected) { try InputEvent(json: json(text)) }
+        for alertTextReadForKind in [false, true] {
+            var reader = RecordReader(limits: Limits())
+            reader.alertTextReadForKind = alertTextReadForKind
+            let bytes = Array(text.utf8)
+            #expect(throws: expected) {
+                try bytes.withUnsafeBufferPointer { buffer throws(NormalizationError) in try reader.readEvent(buffer) }
+            }
+        }
+    }
 }

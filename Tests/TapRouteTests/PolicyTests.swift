@@ -329,6 +329,18 @@ private struct EchoAdapter: PayloadAdapter {
         ) {
             try r.normalize(.notification(userInfo: ["other": 1]))
         }
+        var unknown = InputEvent.url("myapp://x")
+        unknown.vendor = "nosuch"
+        #expect(
+            throws: NormalizationError(
+                .unknownVendor,
+                "no enabled adapter has id 'nosuch'; enabled: echo, link",
+                path: "$.vendor",
+                cause: .unknownVendor("nosuch")
+            )
+        ) {
+            try r.normalize(unknown)
+        }
         var forced = InputEvent.url("myapp://x")
         forced.vendor = "echo"
         #expect(

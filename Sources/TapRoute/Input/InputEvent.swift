@@ -143,34 +143,22 @@ extension InputEvent {
     /// object's (``init(envelope:)``) or those a record's reader kept as it parsed them
     /// (``EnvelopeFields``), with the same outcome and the same errors.
     init(kind kindValue: JSONValue, members: inout some EnvelopeMembers) throws(NormalizationError) {
-        guard case .string(let kindName) = kindValue else {
-            throw .invalidEnvelope("kind must be a string, got \(kindValue.typeDescription)", path: "$.kind")
-        }
+        guard case .string(let kindName) = kindValue else { throw EnvelopeError.wrongType(kindValue, key: "kind", expected: "a string") }
         func string(_ member: EnvelopeMember) throws(NormalizationError) -> String {
             let key = member.key
-            guard let value = members.take(member) else {
-                throw .invalidEnvelope("\(key) is required for kind '\(kindName)'", path: "$." + key)
-            }
-            guard case .string(let s) = value else {
-                throw .invalidEnvelope("\(key) must be a string, got \(value.typeDescription)", path: "$." + key)
-            }
+            guard let value = members.take(member) else { throw EnvelopeError.missing(key, kind: kindName) }
+            guard case .string(let s) = value else { throw EnvelopeError.wrongType(value, key: key, expected: "a string") }
             return s
         }
         func optionalString(_ member: EnvelopeMember) throws(NormalizationError) -> String? {
             guard let value = members[member], !value.isNull else { return nil }
-            guard case .string(let s) = value else {
-                throw .invalidEnvelope("\(member.key) must be a string, got \(value.typeDescription)", path: "$." + member.key)
-            }
+            guard case .string(let s) = value else { throw EnvelopeError.wrongType(value, key: member.key, expected: "a string") }
             return s
         }
         func object(_ member: EnvelopeMember) throws(NormalizationError) -> JSONObject {
             let key = member.key
-            guard let value = members.take(member) else {
-                throw .invalidEnvelope("\(key) is required for kind '\(kindName)'", path: "$." + key)
-            }
-            guard case .object(let object) = value else {
-                throw .invalidEnvelope("\(key) must be an object, got \(value.typeDescription)", path: "$." + key)
-            }
+            guard let value = members.take(member) else { throw EnvelopeError.missing(key, kind: kindName) }
+            guard case .object(let object) = value else { throw EnvelopeError.wrongType(value, key: key, expected: "an object") }
             return object
         }
         let kind: Kind
@@ -184,9 +172,7 @@ extension InputEvent {
             if let originName = try optionalString(.origin) {
                 let named: NotificationOrigin? =
                     originName.hasSameUTF8(as: "remote") ? .remote : originName.hasSameUTF8(as: "local") ? .local : nil
-                guard let named else {
-                    throw .invalidEnvelope("origin must be 'remote' or 'local', got '\(originName)'", path: "$.origin")
-                }
+                guard let named else { throw EnvelopeError.notOneOf(originName, key: "origin", expected: "'remote' or 'local'") }
                 origin = named
             }
             kind = .notification(userInfo: try object(.userInfo), action: try optionalString(.action), origin: origin)
@@ -202,25 +188,17 @@ extension InputEvent {
         case "vendorEvent":
             kind = .vendorEvent(try object(.event))
         default:
-            throw .invalidEnvelope(
-                "unknown kind '\(kindName)'; expected notification, url, userActivity, inAppMessage or vendorEvent",
-                path: "$.kind"
-            )
+            throw EnvelopeError.unknownKind(kindName)
         }
         var phase: Phase?
         if let name = try optionalString(.phase) {
-            guard let p = Phase(rawValue: name) else {
-                throw .invalidEnvelope("phase must be 'cold' or 'warm', got '\(name)'", path: "$.phase")
-            }
+            guard let p = Phase(rawValue: name) else { throw EnvelopeError.notOneOf(name, key: "phase", expected: "'cold' or 'warm'") }
             phase = p
         }
         var automatic: Bool?
         if let value = members[.automaticallyOpenDeeplinks], !value.isNull {
             guard case .bool(let b) = value else {
-                throw .invalidEnvelope(
-                    "automaticallyOpenDeeplinks must be a boolean, got \(value.typeDescription)",
-                    path: "$.automaticallyOpenDeeplinks"
-                )
+                throw EnvelopeError.wrongType(value, key: "automaticallyOpenDeeplinks", expected: "a boolean")
             }
             automatic = b
         }
@@ -340,6 +318,39 @@ enum EnvelopeMember: UInt16 {
         case 26: return (.automaticallyOpenDeeplinks, (0, 0))
         default: return nil
         }
+    }
+}
+
+/// The errors of ``InputEvent/init(kind:members:)``, made out of line: building a message
+/// inlines string interpolation, and inlined into the initializer it spread the few
+/// instructions every record runs over 21 lines of code, among a thousand that no valid
+/// envelope reaches (docs/performance.md, "Forty-sixth round").
+enum EnvelopeError {
+    /// `key` is missing, and the envelope's `kind` requires it.
+    @inline(never)
+    static func missing(_ key: String, kind: String) -> NormalizationError {
+        .invalidEnvelope("\(key) is required for kind '\(kind)'", path: "$." + key)
+    }
+
+    /// `key` holds `value`, where `expected` (such as "a string") is required.
+    @inline(never)
+    static func wrongType(_ value: JSONValue, key: String, expected: String) -> NormalizationError {
+        .invalidEnvelope("\(key) must be \(expected), got \(value.typeDescription)", path: "$." + key)
+    }
+
+    /// `key` holds the string `value`, which is none of the names `expected` lists.
+    @inline(never)
+    static func notOneOf(_ value: String, key: String, expected: String) -> NormalizationError {
+        .invalidEnvelope("\(key) must be \(expected), got '\(value)'", path: "$." + key)
+    }
+
+    /// The envelope's `kind` is `name`, which is not a kind.
+    @inline(never)
+    static func unknownKind(_ name: String) -> NormalizationError {
+        .invalidEnvelope(
+            "unknown kind '\(name)'; expected notification, url, userActivity, inAppMessage or vendorEvent",
+            path: "$.kind"
+        )
     }
 }
 

@@ -291,23 +291,8 @@ public struct AdapterRegistry: Sendable {
     ///   `unrecognized` when no adapter recognizes the input.
     public func adapter(for input: InputEvent) throws(NormalizationError) -> any PayloadAdapter {
         if let vendor = input.vendor {
-            guard let adapter = adapter(forVendor: vendor) else {
-                let names = (adapters.map(\.id) + [LinkAdapter.id]).joined(separator: ", ")
-                throw NormalizationError(
-                    .unknownVendor,
-                    "no enabled adapter has id '\(vendor)'; enabled: \(names)",
-                    path: "$.vendor",
-                    cause: .unknownVendor(vendor)
-                )
-            }
-            guard adapter.recognizes(input) else {
-                throw NormalizationError(
-                    .unrecognized,
-                    "adapter '\(vendor)' does not recognize this \(input.kind.name)",
-                    path: "$.vendor",
-                    cause: .unrecognized(vendor: vendor)
-                )
-            }
+            guard let adapter = adapter(forVendor: vendor) else { throw unknownVendor(vendor) }
+            guard adapter.recognizes(input) else { throw Self.unrecognized(input, vendor: vendor) }
             return adapter
         }
         // By index: each adapter is asked in place, and only the one that answers is copied.
@@ -346,10 +331,41 @@ public struct AdapterRegistry: Sendable {
             }
         }
         if link.recognizes(input) { return link }
-        throw NormalizationError(
+        throw Self.unrecognized(input, vendor: nil)
+    }
+
+    // The errors of `adapter(for:)`, made out of line: a message's string interpolation,
+    // inlined, spread the code every record runs through (docs/performance.md, "Forty-sixth
+    // round").
+
+    /// The error for an envelope that names `vendor`, which no enabled adapter has as its id.
+    @inline(never)
+    private func unknownVendor(_ vendor: String) -> NormalizationError {
+        let names = (adapters.map(\.id) + [LinkAdapter.id]).joined(separator: ", ")
+        return NormalizationError(
+            .unknownVendor,
+            "no enabled adapter has id '\(vendor)'; enabled: \(names)",
+            path: "$.vendor",
+            cause: .unknownVendor(vendor)
+        )
+    }
+
+    /// The error for `input` when the adapter `vendor` names (or, with `nil`, every enabled
+    /// adapter) does not recognize it.
+    @inline(never)
+    private static func unrecognized(_ input: InputEvent, vendor: String?) -> NormalizationError {
+        guard let vendor else {
+            return NormalizationError(
+                .unrecognized,
+                "no enabled adapter recognizes this \(input.kind.name)",
+                cause: .unrecognized(vendor: nil)
+            )
+        }
+        return NormalizationError(
             .unrecognized,
-            "no enabled adapter recognizes this \(input.kind.name)",
-            cause: .unrecognized(vendor: nil)
+            "adapter '\(vendor)' does not recognize this \(input.kind.name)",
+            path: "$.vendor",
+            cause: .unrecognized(vendor: vendor)
         )
     }
 

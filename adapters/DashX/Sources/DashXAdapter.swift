@@ -132,6 +132,21 @@ public struct DashXAdapter: PayloadAdapter {
             )
         }
 
+        return Self.readTree(userInfo: userInfo, channel: channel, trigger: trigger, payload: payload, using: &reader)
+    }
+
+    /// The reference path of ``read(userInfo:action:origin:using:)``: the block parsed into a
+    /// tree, checked with every warning, and looked up. Out of line, so that the fast path's
+    /// few instructions are not spread among its thousand (docs/performance.md, "Forty-sixth
+    /// round").
+    @inline(never)
+    private static func readTree(
+        userInfo: JSONObject,
+        channel: Channel,
+        trigger: Trigger,
+        payload: consuming JSONObject,
+        using reader: inout PayloadReader
+    ) -> AdapterResult {
         guard let raw = userInfo["dashx"], let block = Self.readBlock(raw, dismissed: trigger == .dismiss, using: &reader) else {
             return AdapterResult(
                 channel: channel,
