@@ -18,8 +18,22 @@ def costs(profile):
     function = "?"
     position = 0
     after_call = False
+    # Where a cost line's instruction count is: after its positions (`positions: instr line`,
+    # two fields), the column of `Ir` among the events the profile names (`events: Ir …`; a
+    # profile of `--cache-sim=yes` has eight more). Trailing zero costs may be left out.
+    positions = 2
+    ir_column = 0
     with open(profile, errors="replace") as lines:
         for line in lines:
+            if line.startswith("positions:"):
+                positions = len(line.split()) - 1
+                continue
+            if line.startswith("events:"):
+                events = line.split()[1:]
+                if "Ir" not in events:
+                    raise ValueError(f"{profile}: no Ir event ({' '.join(events)})")
+                ir_column = events.index("Ir")
+                continue
             if line.startswith(("ob=", "cob=")):
                 named = re.match(r"c?ob=\((\d+)\)(?: (.*))?", line.strip())
                 if named.group(2):
@@ -52,6 +66,6 @@ def costs(profile):
             if after_call:
                 after_call = False
                 continue
-            # `positions: instr line`: the address, the source line, then the cost.
-            if len(fields) > 2:
-                yield current, function, position, int(fields[-1])
+            # The positions (the address first), then the costs, `Ir` among them.
+            if len(fields) > positions + ir_column:
+                yield current, function, position, int(fields[positions + ir_column])
