@@ -334,9 +334,9 @@ public struct AdapterRegistry: Sendable {
         throw Self.unrecognized(input, vendor: nil)
     }
 
-    // The errors of `adapter(for:)`, made out of line: a message's string interpolation,
-    // inlined, spread the code every record runs through (docs/performance.md, "Forty-sixth
-    // round").
+    // The errors of `adapter(for:)`, made out of line as an envelope's are (`EnvelopeError`):
+    // a message's string interpolation is not inlined among the code every record runs
+    // (docs/performance.md, "Forty-sixth round").
 
     /// The error for an envelope that names `vendor`, which no enabled adapter has as its id.
     @inline(never)

@@ -136,9 +136,9 @@ public struct DashXAdapter: PayloadAdapter {
     }
 
     /// The reference path of ``read(userInfo:action:origin:using:)``: the block parsed into a
-    /// tree, checked with every warning, and looked up. Out of line, so that the fast path's
-    /// few instructions are not spread among its thousand (docs/performance.md, "Forty-sixth
-    /// round").
+    /// tree, checked with every warning, and looked up. Out of line, so that its code (about
+    /// 750 instructions) is not inlined among the fast path's (docs/performance.md,
+    /// "Forty-sixth round").
     @inline(never)
     private static func readTree(
         userInfo: JSONObject,
