@@ -43,15 +43,15 @@ def executions(profile):
 
 
 def instruction_sizes(binary):
-    """Each instruction's size in bytes by address, from `objdump -d` of `binary`."""
-    listing = subprocess.run(["objdump", "-d", "--no-show-raw-insn", binary], capture_output=True, text=True, check=True)
-    addresses = []
+    """Each instruction's size in bytes by address: its bytes as `objdump -d` lists them, on
+    one line (`--insn-width=16`: an x86 instruction has at most 15)."""
+    listing = subprocess.run(["objdump", "-d", "--insn-width=16", binary], capture_output=True, text=True, check=True)
+    sizes = {}
     for line in listing.stdout.splitlines():
-        match = re.match(r"\s+([0-9a-f]+):\s", line)
+        match = re.match(r"\s+([0-9a-f]+):\t((?:[0-9a-f]{2} )+)", line)
         if match:
-            addresses.append(int(match.group(1), 16))
-    addresses.sort()
-    return {a: b - a for a, b in zip(addresses, addresses[1:]) if b - a <= 15}
+            sizes[int(match.group(1), 16)] = len(match.group(2).split())
+    return sizes
 
 
 def fill(binary, hot, function_of, top):
@@ -92,8 +92,10 @@ def main():
     top = int(arguments[3]) if len(arguments) == 4 else 25
     by_object = collections.defaultdict(set)
     by_function = collections.defaultdict(set)
+    hot = collections.defaultdict(set)
     for (obj, address), count in loop.items():
         if count - base.get((obj, address), 0) >= passes / 2:
+            hot[obj].add(address)
             by_object[obj].add(address // 64)
             by_function[function_of[(obj, address)]].add((obj, address // 64))
     total = sum(len(lines) for lines in by_object.values())
@@ -104,10 +106,9 @@ def main():
         print(f"{len(lines)}\t{function}")
     if binary:
         name = os.path.basename(binary)
-        hot = {address for (obj, address), count in loop.items() if obj == name and count - base.get((obj, address), 0) >= passes / 2}
-        if not hot:
+        if not hot[name]:
             sys.exit(f"no hot instructions in an object named {name}: give the program the profiles ran")
-        fill(binary, hot, function_of, top)
+        fill(binary, hot[name], function_of, top)
 
 
 if __name__ == "__main__":
