@@ -525,13 +525,28 @@ private struct Reader {
         return JSONParseError(problem, line: line, column: offset - lineStart + 1, offset: offset)
     }
 
+    /// Moves past any whitespace at `position`. The first byte is looked at in line, the rest
+    /// of a run out of line (``skipWhitespaceRun()``): records are mostly written without
+    /// whitespace between tokens, and the loop, copied at each of the dozens of places that
+    /// call this, spread the parser's code over more cache lines than it runs
+    /// (docs/performance.md, "Forty-seventh round").
     @inline(__always)
     mutating func skipWhitespace() {
-        while position < bytes.count {
-            switch bytes[position] {
-            case 0x20, 0x0A, 0x0D, 0x09: position &+= 1
-            default: return
-            }
+        if position < bytes.count, Self.isWhitespace(bytes[position]) { skipWhitespaceRun() }
+    }
+
+    /// Moves past the whitespace at `position` (at least one byte of it).
+    @inline(never)
+    mutating func skipWhitespaceRun() {
+        repeat { position &+= 1 } while position < bytes.count && Self.isWhitespace(bytes[position])
+    }
+
+    /// Whether `byte` is JSON whitespace: a space, a tab, a line feed or a carriage return.
+    @inline(__always)
+    static func isWhitespace(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x20, 0x0A, 0x0D, 0x09: true
+        default: false
         }
     }
 
@@ -758,7 +773,6 @@ private struct Reader {
         // any number of keys costs linear time. A repeated key keeps its last value at the
         // first one's position.
         var seenKeys: UInt64 = 0
-        var keyIndex: [JSONObject.IndexKey: Int]? = nil
         // The key and the end of each member are read here as `readMemberKey()` and
         // `endsObject()` read them, on purpose: this loop reads every object of every record,
         // and calling them here (which the compiler did not inline) cost 1.2% of the
@@ -777,31 +791,20 @@ private struct Reader {
             position &+= 1
             skipWhitespace()
             let value = try values.read(&self, key: key, depth: depth)
-            if keyIndex != nil {
-                if let existing = keyIndex?[JSONObject.IndexKey(key)] {
-                    members[existing].value = value
-                } else {
-                    keyIndex?[JSONObject.IndexKey(key)] = members.count
-                    members.append(JSONObject.Member(key, value))
-                }
+            // An object that outgrows `JSONObject.indexThreshold` is read on out of line, with
+            // an index of its keys: few are that large, and this loop's code, which every
+            // object of every record runs, then takes fewer cache lines (docs/performance.md,
+            // "Forty-seventh round").
+            let keyBit = Self.bloomBit(bytes, from: keyStart + 1, to: keyEnd - 1, decodedCount: key.utf8.count)
+            if seenKeys & keyBit != 0, let existing = members.firstIndex(where: { $0.key.hasSameUTF8(as: key) }) {
+                members[existing].value = value
             } else {
-                let keyBit = Self.bloomBit(bytes, from: keyStart + 1, to: keyEnd - 1, decodedCount: key.utf8.count)
-                // Keys compared as lookups compare them (`JSONObject.IndexKey`).
-                if seenKeys & keyBit != 0,
-                    let existing = members.firstIndex(where: { $0.key.hasSameUTF8(as: key) })
-                {
-                    members[existing].value = value
-                } else {
-                    seenKeys |= keyBit
-                    // The key moves into the member: no retain for the member and release of
-                    // the local, a pair of atomic operations per member.
-                    members.append(JSONObject.Member(consume key, value))
-                    if members.count > JSONObject.indexThreshold {
-                        var index: [JSONObject.IndexKey: Int] = [:]
-                        index.reserveCapacity(members.count * 2)
-                        for (i, member) in members.enumerated() { index[JSONObject.IndexKey(member.key)] = i }
-                        keyIndex = index
-                    }
+                seenKeys |= keyBit
+                // The key moves into the member: no retain for the member and release of
+                // the local, a pair of atomic operations per member.
+                members.append(JSONObject.Member(consume key, value))
+                if members.count > JSONObject.indexThreshold {
+                    return try readMembers(after: members, depth: depth, values: values)
                 }
             }
             skipWhitespace()
@@ -810,10 +813,37 @@ private struct Reader {
             case UInt8(ascii: ","): position &+= 1
             case UInt8(ascii: "}"):
                 position &+= 1
-                return JSONObject(uniqueMembers: members, index: keyIndex)
+                return JSONObject(uniqueMembers: members, index: nil)
             default: throw error(.unexpected(found: bytes[position], expected: .commaOrBraceInObject))
             }
         }
+    }
+
+    /// Reads the rest of an object whose first members, `members`, have just outgrown
+    /// ``JSONObject/indexThreshold`` (the member just read followed by its comma or closing
+    /// brace), as ``readObject(depth:values:)`` reads them but with a hash index of the keys
+    /// instead of its Bloom filter, so that any number of keys costs linear time.
+    @inline(never)
+    mutating func readMembers<Values: MemberValues>(
+        after members: consuming [JSONObject.Member],
+        depth: Int,
+        values: Values
+    ) throws(JSONParseError) -> JSONObject {
+        var members = members
+        var index: [JSONObject.IndexKey: Int] = [:]
+        index.reserveCapacity(members.count * 2)
+        for (i, member) in members.enumerated() { index[JSONObject.IndexKey(member.key)] = i }
+        while try !endsObject() {
+            let key = try readMemberKey()
+            let value = try values.read(&self, key: key, depth: depth)
+            if let existing = index[JSONObject.IndexKey(key)] {
+                members[existing].value = value
+            } else {
+                index[JSONObject.IndexKey(key)] = members.count
+                members.append(JSONObject.Member(key, value))
+            }
+        }
+        return JSONObject(uniqueMembers: members, index: index)
     }
 
     /// Reads the string at `position` (its opening quote), key or value: by the reference

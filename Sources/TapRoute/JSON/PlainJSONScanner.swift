@@ -34,14 +34,24 @@ package struct PlainJSONScanner {
 
     // MARK: - Bytes
 
-    /// Moves past JSON whitespace (space, tab, line feed, carriage return).
+    /// Moves past JSON whitespace (space, tab, line feed, carriage return): the first byte
+    /// looked at in line, the rest of a run out of line (``skipWhitespaceRun()``), as the
+    /// parser does it.
     @inline(__always)
     package mutating func skipWhitespace() {
-        while position < count {
-            let b = base[position]
-            guard b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 else { return }
-            position &+= 1
-        }
+        if position < count, Self.isWhitespace(base[position]) { skipWhitespaceRun() }
+    }
+
+    /// Moves past the whitespace at the scanner (at least one byte of it).
+    @inline(never)
+    private mutating func skipWhitespaceRun() {
+        repeat { position &+= 1 } while position < count && Self.isWhitespace(base[position])
+    }
+
+    /// Whether `byte` is JSON whitespace.
+    @inline(__always)
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
     /// The next byte after whitespace, without moving past it; `nil` at the end.
