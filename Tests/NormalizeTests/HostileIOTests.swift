@@ -301,22 +301,35 @@ import Testing
             try String(contentsOfFile: TestPaths.path("config.yaml"), encoding: .utf8)
                 .replacingOccurrences(of: "maxDepth: 128", with: "maxDepth: \(ceiling)")
         )
-        // The record is 3 levels (envelope, userInfo, the array's holder) around `levels` arrays.
-        func record(_ levels: Int) -> String {
-            #"{"kind":"notification","userInfo":{"aps":{"alert":"x"},"_mId":"h1","_dId":"a1","deep":"#
-                + String(repeating: "[", count: levels) + String(repeating: "]", count: levels) + "}}"
+        // The record is 3 levels (envelope, userInfo, the value's holder) around `levels` arrays,
+        // or around `levels` objects of more members than an object's index threshold with the
+        // deeper one last: each of those levels is read by both of the parser's object loops,
+        // the main one and the one for large objects (two stack frames a level).
+        func record(_ levels: Int, wide: Bool) -> String {
+            let padding = (0...JSONObject.indexThreshold).map { "\"p\($0)\":\($0)," }.joined()
+            let value =
+                wide
+                ? String(repeating: "{" + padding + "\"n\":", count: levels - 1) + "{}" + String(repeating: "}", count: levels - 1)
+                : String(repeating: "[", count: levels) + String(repeating: "]", count: levels)
+            return #"{"kind":"notification","userInfo":{"aps":{"alert":"x"},"_mId":"h1","_dId":"a1","deep":"# + value + "}}"
         }
-        let deepest = record(ceiling - 2)
-        let tooDeep = record(ceiling - 1)
-        for pretty in [false, true] {
+        for (wide, pretty) in [(false, false), (false, true), (true, false), (true, true)] {
+            let deepest = record(ceiling - 2, wide: wide)
+            let tooDeep = record(ceiling - 1, wide: wide)
             let flags = ["--config", config] + (pretty ? ["--pretty"] : [])
-            let line = try Child.run(flags + ["--lines"], stdin: .bytes(Array((deepest + "\n" + tooDeep + "\n").utf8)))
-            #expect(line.status == 1, "\(line.stdout.prefix(200))")
+            for jobs in ["1", "2"] {
+                let line = try Child.run(
+                    flags + ["--lines", "--jobs", jobs],
+                    stdin: .bytes(Array((deepest + "\n" + tooDeep + "\n").utf8))
+                )
+                #expect(line.status == 1, "wide \(wide), --jobs \(jobs): \(line.stdout.prefix(200))")
+                #expect(line.stdout.contains(#""vendor""#) && line.stdout.contains("limitExceeded"))
+            }
             let document = try Child.run(flags, stdin: .bytes(Array(deepest.utf8)))
-            #expect(document.status == 0, "pretty \(pretty): \(document.stdout.prefix(200))")
+            #expect(document.status == 0, "wide \(wide), pretty \(pretty): \(document.stdout.prefix(200))")
             #expect(document.stdout.contains(#""vendor""#))
             let array = try Child.run(flags, stdin: .bytes(Array(("[" + deepest + "," + tooDeep + "]").utf8)))
-            #expect(array.status == 1, "pretty \(pretty): \(array.stdout.prefix(200))")
+            #expect(array.status == 1, "wide \(wide), pretty \(pretty): \(array.stdout.prefix(200))")
             #expect(array.stdout.contains("limitExceeded"))
         }
         // JSON of the deepest allowed depth held in a string (Bird's payload, at depth 3 of
