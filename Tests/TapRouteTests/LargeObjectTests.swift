@@ -54,7 +54,7 @@ import Testing
         }
     }
 
-    /// A fault written into the object after its `member`th member (of `count`): where it is
+    /// A fault written into the object at its `member`th member (of `count`): where it is
     /// and what the parser must say about it.
     struct Fault: CustomStringConvertible, Sendable {
         let description: String
