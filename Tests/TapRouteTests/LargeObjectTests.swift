@@ -59,36 +59,31 @@ import Testing
     struct Fault: CustomStringConvertible, Sendable {
         let description: String
         let apply: @Sendable (_ members: inout [String], _ member: Int, _ spacing: String) -> Void
-        let problem: JSONParseError.Problem
-        /// The fault's text, which the error's offset must point at (its first byte), or `nil`
-        /// for the end of the input.
-        let marker: String?
+        /// What the parser expected where it finds the fault's `@`, which the error's offset
+        /// must point at.
+        let expected: JSONParseError.Expectation
     }
 
     static let faults: [Fault] = [
         Fault(
             description: "a key without its colon",
             apply: { members, i, s in members[i] = "\(s)\"k\(i)\"\(s)@\(i)" },
-            problem: .unexpected(found: UInt8(ascii: "@"), expected: .colon),
-            marker: "@"
+            expected: .colon
         ),
         Fault(
             description: "a key that is not a string",
             apply: { members, i, s in members[i] = "\(s)@k\(i):\(i)" },
-            problem: .unexpected(found: UInt8(ascii: "@"), expected: .key),
-            marker: "@"
+            expected: .key
         ),
         Fault(
             description: "two members without a comma",
             apply: { members, i, s in members[i] += "@\"x\":0" },
-            problem: .unexpected(found: UInt8(ascii: "@"), expected: .commaOrBraceInObject),
-            marker: "@"
+            expected: .commaOrBraceInObject
         ),
         Fault(
             description: "a value that is not one",
             apply: { members, i, s in members[i] = "\(s)\"k\(i)\"\(s):\(s)@" },
-            problem: .unexpected(found: UInt8(ascii: "@"), expected: .value),
-            marker: "@"
+            expected: .value
         ),
     ]
 
@@ -105,7 +100,8 @@ import Testing
                         let text = "\(spacing){" + members.joined(separator: ",") + "}\(spacing)"
                         let offset = try #require(text.utf8.firstIndex(of: UInt8(ascii: "@")))
                         let at = Self.place(of: text.utf8.distance(from: text.utf8.startIndex, to: offset), in: text)
-                        let expected = JSONParseError(fault.problem, line: at.line, column: at.column, offset: at.offset)
+                        let problem = JSONParseError.Problem.unexpected(found: UInt8(ascii: "@"), expected: fault.expected)
+                        let expected = JSONParseError(problem, line: at.line, column: at.column, offset: at.offset)
                         #expect(throws: expected, "\(fault): \(text)") { try Self.outcome(text, inOrder: inOrder).get() }
                         checked += 1
                     }

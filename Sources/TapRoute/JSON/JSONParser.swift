@@ -532,22 +532,13 @@ private struct Reader {
     /// (docs/performance.md, "Forty-seventh round").
     @inline(__always)
     mutating func skipWhitespace() {
-        if position < bytes.count, Self.isWhitespace(bytes[position]) { skipWhitespaceRun() }
+        if position < bytes.count, isJSONWhitespace(bytes[position]) { skipWhitespaceRun() }
     }
 
     /// Moves past the whitespace at `position` (at least one byte of it).
     @inline(never)
     mutating func skipWhitespaceRun() {
-        repeat { position &+= 1 } while position < bytes.count && Self.isWhitespace(bytes[position])
-    }
-
-    /// Whether `byte` is JSON whitespace: a space, a tab, a line feed or a carriage return.
-    @inline(__always)
-    static func isWhitespace(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x20, 0x0A, 0x0D, 0x09: true
-        default: false
-        }
+        repeat { position &+= 1 } while position < bytes.count && isJSONWhitespace(bytes[position])
     }
 
     /// Whether the next byte opens an object.
@@ -1521,6 +1512,16 @@ func bytesEqual(_ word: UInt64, to byte: UInt8) -> UInt64 {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let x = word ^ (ones &* UInt64(byte))
     return (x &- ones) & ~x & 0x8080_8080_8080_8080
+}
+
+/// Whether `byte` is JSON whitespace: a space, a tab, a line feed or a carriage return. The
+/// parser and ``PlainJSONScanner`` skip it.
+@inline(__always)
+func isJSONWhitespace(_ byte: UInt8) -> Bool {
+    switch byte {
+    case 0x20, 0x0A, 0x0D, 0x09: true
+    default: false
+    }
 }
 
 /// The high bit of each of the 8 bytes in `word` (little-endian) that a JSON string cannot

@@ -39,19 +39,13 @@ package struct PlainJSONScanner {
     /// parser does it.
     @inline(__always)
     package mutating func skipWhitespace() {
-        if position < count, Self.isWhitespace(base[position]) { skipWhitespaceRun() }
+        if position < count, isJSONWhitespace(base[position]) { skipWhitespaceRun() }
     }
 
     /// Moves past the whitespace at the scanner (at least one byte of it).
     @inline(never)
     private mutating func skipWhitespaceRun() {
-        repeat { position &+= 1 } while position < count && Self.isWhitespace(base[position])
-    }
-
-    /// Whether `byte` is JSON whitespace.
-    @inline(__always)
-    private static func isWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+        repeat { position &+= 1 } while position < count && isJSONWhitespace(base[position])
     }
 
     /// The next byte after whitespace, without moving past it; `nil` at the end.
